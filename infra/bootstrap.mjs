@@ -1,0 +1,266 @@
+#!/usr/bin/env node
+// Prepares a machine to run Folio: npm dependencies, and the Java services' binaries (Kafka, S3Proxy, Apicurio
+// Registry) fetched from Maven Central into the cache. Idempotent and fast when everything is in place.
+// Runs before node_modules exists: node: builtins only.
+//
+// Env: FOLIO_CACHE_DIR (default ~/.cache/folio); KAFKA_BROKERS / SCHEMA_REGISTRY_URL / S3_ENDPOINT skip fetching the
+// corresponding local service; FOLIO_JAVA (default `java` on PATH).
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cache = process.env.FOLIO_CACHE_DIR || path.join(os.homedir(), '.cache', 'folio');
+const say = (msg) => process.stderr.write(`bootstrap: ${msg}\n`);
+const sha256 = (data) => createHash('sha256').update(data).digest('hex');
+
+function fail(msg) {
+  process.stderr.write(`bootstrap: ERROR: ${msg}\n`);
+  process.exit(1);
+}
+
+function onPath(cmd) {
+  if (cmd.includes('/')) return fs.existsSync(cmd) ? cmd : undefined;
+  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+    const p = path.join(dir || '.', cmd);
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      if (fs.statSync(p).isFile()) return p;
+    } catch {
+      /* next */
+    }
+  }
+  return undefined;
+}
+
+/** Runs a command with its output on our stderr (stdout stays clean); throws on failure. */
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: ['ignore', process.stderr, process.stderr], ...opts });
+  if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`\`${cmd} ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})`);
+}
+
+/** Maven, quiet; its output (only errors with -q, plus stray ANSI resets) is cleaned up and shown on stderr. */
+function mvn(args, opts = {}) {
+  const r = spawnSync('mvn', ['-B', '-q', ...args], { encoding: 'utf8', ...opts });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.replace(/\x1b\[[0-9;]*m/g, '').trim();
+  if (out) process.stderr.write(`${out}\n`);
+  if (r.error) throw new Error(`mvn: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`\`mvn ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// npm dependencies
+
+/** Differences between node_modules (npm's hidden lockfile) and package-lock.json; [] when they match. */
+function lockDifferences(lockText) {
+  try {
+    const want = JSON.parse(lockText).packages ?? {};
+    const have = JSON.parse(fs.readFileSync(path.join(root, 'node_modules', '.package-lock.json'), 'utf8')).packages ?? {};
+    const diffs = [];
+    for (const [key, entry] of Object.entries(want)) {
+      if (key === '') continue;
+      const got = have[key];
+      if (!got) {
+        if (!entry.optional) diffs.push(`${key} missing`); // optional: e.g. another platform's binaries
+      } else if ((entry.version ?? entry.resolved) !== (got.version ?? got.resolved) || !!entry.link !== !!got.link) {
+        diffs.push(`${key} ${got.version ?? got.resolved} instead of ${entry.version ?? entry.resolved}`);
+      }
+    }
+    for (const key of Object.keys(have)) if (!(key in want)) diffs.push(`${key} not in the lock file`);
+    return diffs;
+  } catch (err) {
+    return [`cannot compare: ${err.message}`];
+  }
+}
+
+function ensureNodeModules() {
+  const lockFile = path.join(root, 'package-lock.json');
+  const lockText = fs.readFileSync(lockFile, 'utf8');
+  const hash = sha256(lockText);
+  const nodeModules = path.join(root, 'node_modules');
+  const marker = path.join(nodeModules, '.folio-lock-hash');
+  let installed = '';
+  try {
+    installed = fs.readFileSync(marker, 'utf8').trim();
+  } catch {
+    /* none */
+  }
+  if (installed === hash) return;
+  if (fs.existsSync(nodeModules) && lockDifferences(lockText).length === 0) {
+    fs.writeFileSync(marker, `${hash}\n`); // already installed (e.g. by `npm install`): adopt, no reinstall
+    return;
+  }
+  if (!onPath('npm')) fail('npm is not on PATH');
+  say(fs.existsSync(nodeModules) ? 'package-lock.json changed: npm ci' : 'node_modules missing: npm ci');
+  const t0 = Date.now();
+  const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, encoding: 'utf8' });
+  if (ci.error) fail(`npm ci: ${ci.error.message}`);
+  if (ci.status !== 0) {
+    const out = `${ci.stdout}${ci.stderr}`;
+    // A registry mirror without other platforms' optional packages (e.g. @turbo/darwin-64) yields a lock file that
+    // `npm ci` calls out of sync although it is complete for this platform. `npm install --no-save` installs the
+    // locked versions without rewriting package-lock.json; the result is checked against the lock below.
+    if (!/can only install packages when your package\.json and package-lock\.json/.test(out)) {
+      process.stderr.write(out);
+      fail('npm ci failed');
+    }
+    const missing = out.match(/Missing: \S+/g) ?? [];
+    say(`npm ci refused the lock file (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''}): ` +
+      'npm install --no-save instead');
+    try {
+      run('npm', ['install', '--no-save', '--no-audit', '--no-fund'], { cwd: root });
+    } catch (err) {
+      fail(err.message);
+    }
+    const diffs = lockDifferences(lockText);
+    if (diffs.length) say(`WARNING: node_modules differs from package-lock.json: ${diffs.slice(0, 5).join('; ')}`);
+  } else {
+    process.stderr.write(ci.stderr);
+  }
+  fs.writeFileSync(marker, `${hash}\n`);
+  say(`npm dependencies installed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Java services
+
+function javaMajor(javaPath) {
+  // <jdk>/bin/java -> <jdk>/release: JAVA_VERSION="17.0.15" (avoids starting a JVM).
+  try {
+    const release = fs.readFileSync(path.join(path.dirname(fs.realpathSync(javaPath)), '..', 'release'), 'utf8');
+    const m = /JAVA_VERSION="(\d+)/.exec(release);
+    if (m) return Number(m[1]);
+  } catch {
+    /* fall through */
+  }
+  const r = spawnSync(javaPath, ['-version'], { encoding: 'utf8' });
+  const m = /version "(\d+)/.exec(`${r.stderr}${r.stdout}`);
+  return m ? Number(m[1]) : undefined;
+}
+
+function requireJava() {
+  const java = onPath(process.env.FOLIO_JAVA || 'java');
+  if (!java) fail('`java` (17 or newer) is not on PATH: install it, e.g. `apt-get install -y openjdk-17-jre-headless`');
+  const major = javaMajor(java);
+  if (major !== undefined && major < 17) fail(`${java} is Java ${major}; Kafka 3.9, S3Proxy and Apicurio need 17+`);
+}
+
+function requireMaven() {
+  if (!onPath('mvn')) fail('`mvn` is not on PATH (needed once to fetch the services from Maven Central): `apt-get install -y maven`');
+}
+
+/** Service binaries: each fetched into <cache>/<name> once, completed by a `.complete` marker (= fingerprint). */
+const services = [
+  {
+    name: 'kafka',
+    envVar: 'KAFKA_BROKERS',
+    fingerprint: () => sha256(fs.readFileSync(path.join(root, 'infra/kafka/pom.xml'))),
+    fetch(tmp) {
+      mvn(['-f', path.join(root, 'infra/kafka/pom.xml'), 'dependency:copy-dependencies',
+        '-DincludeScope=runtime', `-DoutputDirectory=${path.join(tmp, 'lib')}`]);
+    },
+  },
+  {
+    name: 's3',
+    envVar: 'S3_ENDPOINT',
+    fingerprint: () => sha256(fs.readFileSync(path.join(root, 'infra/s3/pom.xml'))),
+    fetch(tmp) {
+      mvn(['-f', path.join(root, 'infra/s3/pom.xml'), 'dependency:copy-dependencies',
+        `-DoutputDirectory=${path.join(tmp, 'lib')}`]);
+    },
+  },
+  {
+    name: 'registry',
+    envVar: 'SCHEMA_REGISTRY_URL',
+    // Its parent pom is not on Central, so `copy-dependencies` cannot resolve it; `dependency:copy` of the single
+    // artifact works without a project.
+    artifact: 'io.apicurio:apicurio-registry-app:3.0.9:tar.gz:all',
+    fingerprint() {
+      return sha256(this.artifact);
+    },
+    fetch(tmp) {
+      const dl = path.join(tmp, 'download');
+      mvn(['dependency:copy', `-Dartifact=${this.artifact}`, `-DoutputDirectory=${dl}`], { cwd: tmp });
+      const tgz = fs.readdirSync(dl).find((f) => f.endsWith('.tar.gz'));
+      if (!tgz) throw new Error(`no .tar.gz in ${dl}`);
+      const app = path.join(tmp, 'app');
+      fs.mkdirSync(app);
+      run('tar', ['xzf', path.join(dl, tgz), '-C', app]);
+      fs.rmSync(dl, { recursive: true, force: true }); // Maven keeps a copy in ~/.m2
+      if (!findRunnerJar(app)) throw new Error(`no quarkus-run.jar / *-runner.jar in ${tgz}`);
+    },
+  },
+];
+
+function findRunnerJar(dir, depth = 0) {
+  const entries = fs.readdirSync(dir, { withFileTypes: true });
+  const jar = entries.find((e) => e.isFile() && (e.name === 'quarkus-run.jar' || e.name.endsWith('-runner.jar')));
+  if (jar) return path.join(dir, jar.name);
+  if (depth >= 3) return undefined;
+  for (const e of entries) {
+    if (e.isDirectory() && e.name !== 'lib') {
+      const found = findRunnerJar(path.join(dir, e.name), depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function ensureService(svc) {
+  const dir = path.join(cache, svc.name);
+  const marker = path.join(dir, '.complete');
+  const want = svc.fingerprint();
+  let have = '';
+  try {
+    have = fs.readFileSync(marker, 'utf8').trim();
+  } catch {
+    /* not fetched */
+  }
+  if (have === want) return;
+  requireMaven();
+  say(`fetching ${svc.name} from Maven Central into ${dir}`);
+  const t0 = Date.now();
+  fs.mkdirSync(cache, { recursive: true });
+  const tmp = `${dir}.tmp-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp, { recursive: true });
+  try {
+    svc.fetch(tmp);
+    fs.writeFileSync(path.join(tmp, '.complete'), `${want}\n`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      fs.renameSync(tmp, dir);
+    } catch (err) {
+      // A concurrent bootstrap got there first: fine if it completed the same fetch.
+      if (fs.readFileSync(marker, 'utf8').trim() !== want) throw err;
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fail(`fetching ${svc.name} failed: ${err.message}`);
+  }
+  say(`fetched ${svc.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Chromium
+
+function installChromium() {
+  // TODO: apt-get install -y chromium-headless-shell (+ fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji) when
+  // /usr/lib/chromium/chromium-headless-shell is missing; see docs / infra-notes "Chromium". No-op for now.
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const t0 = Date.now();
+ensureNodeModules();
+// An external service named in the environment needs nothing fetched (skipped, never an error).
+const local = services.filter((s) => !process.env[s.envVar]?.trim());
+if (local.length) requireJava();
+for (const svc of local) ensureService(svc);
+installChromium();
+say(`ok (${Date.now() - t0} ms)`);

@@ -1,0 +1,122 @@
+// S3Proxy (Maven Central jar) with the jclouds filesystem provider: a real S3 endpoint that checks SigV4 signatures
+// (including presigned-URL expiry).
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { javaCommand, s3proxyJar } from './cache.ts';
+import { ensureReady, NotRetryableError, spawnService, waitUntilReady, type RunningService } from './process.ts';
+
+export interface S3Options {
+  port: number;
+  /** Holds `blobs/` (one directory per bucket), the properties file, the log and the pid file. */
+  dataDir: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Created if missing. */
+  bucket: string;
+  /** Default us-east-1. */
+  region?: string;
+  heapMb?: number;
+  readyTimeoutMs?: number;
+}
+
+export interface S3Connection {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+export type S3Service = RunningService & S3Connection;
+
+/** An S3 client configured for a non-AWS endpoint (path style, checksums only when required). */
+export function s3ClientFor(c: Omit<S3Connection, 'bucket'>): S3Client {
+  return new S3Client({
+    endpoint: c.endpoint,
+    region: c.region,
+    credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey },
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 1,
+  });
+}
+
+export async function startS3(opts: S3Options): Promise<S3Service> {
+  const dataDir = path.resolve(opts.dataDir);
+  const blobs = path.join(dataDir, 'blobs');
+  await fsp.mkdir(blobs, { recursive: true });
+  const endpoint = `http://127.0.0.1:${opts.port}`;
+  const region = opts.region ?? 'us-east-1';
+  const propsFile = path.join(dataDir, 's3proxy.properties');
+  await fsp.writeFile(propsFile, [
+    '# Written by infra/services/s3.ts on every start; edits are overwritten.',
+    `s3proxy.endpoint=${endpoint}`,
+    's3proxy.authorization=aws-v4',
+    `s3proxy.identity=${opts.accessKeyId}`,
+    `s3proxy.credential=${opts.secretAccessKey}`,
+    'jclouds.provider=filesystem-nio2',
+    `jclouds.filesystem.basedir=${blobs}`,
+    `jclouds.identity=${opts.accessKeyId}`,
+    `jclouds.credential=${opts.secretAccessKey}`,
+    '',
+  ].join('\n'), { mode: 0o600 });
+
+  const heap = opts.heapMb ?? 256;
+  const svc = await spawnService({
+    name: 's3',
+    command: javaCommand(),
+    args: [
+      `-Xmx${heap}m`, '-XX:+UseSerialGC', '-XX:+ExitOnOutOfMemoryError', '-Djava.awt.headless=true',
+      '-DLOG_LEVEL=info', `-Djava.io.tmpdir=${dataDir}`, '-Dfolio.service=s3',
+      '-cp', s3proxyJar(), 'org.gaul.s3proxy.Main', '--properties', propsFile,
+    ],
+    dataDir,
+    cmdlineMarker: propsFile,
+    ports: [opts.port],
+    stopTimeoutMs: 10_000,
+  });
+  const conn: S3Connection = {
+    endpoint, bucket: opts.bucket, region, accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey,
+  };
+  const client = s3ClientFor(conn);
+  try {
+    await ensureReady(svc, () =>
+      waitUntilReady(svc, () => ensureBucket(client, opts.bucket), {
+        timeoutMs: opts.readyTimeoutMs ?? 60_000, intervalMs: 200,
+      }));
+  } finally {
+    client.destroy();
+  }
+  return Object.assign(svc, conn);
+}
+
+/** HeadBucket, CreateBucket when it is missing; true once the bucket exists. */
+async function ensureBucket(client: S3Client, bucket: string): Promise<boolean> {
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: bucket }));
+    return true;
+  } catch (err) {
+    const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+    const status = e.$metadata?.httpStatusCode;
+    if (status === 400 || status === 403) throw notRetryable(err, `HeadBucket ${bucket}`);
+    if (e.name !== 'NotFound' && status !== 404) throw err;
+  }
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } catch (err) {
+    const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+    if (e.name === 'BucketAlreadyOwnedByYou') return true; // concurrent creator
+    if (e.$metadata?.httpStatusCode === 400 || e.$metadata?.httpStatusCode === 403) {
+      throw notRetryable(err, `CreateBucket ${bucket}`);
+    }
+    throw err;
+  }
+  return true;
+}
+
+function notRetryable(err: unknown, what: string): NotRetryableError {
+  const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  return new NotRetryableError(`${what}: ${e.$metadata?.httpStatusCode} ${e.name}: ${e.message}`);
+}
