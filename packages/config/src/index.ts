@@ -1,0 +1,189 @@
+import { resolve } from 'node:path';
+
+/**
+ * Folio's configuration: every knob read once from the environment, validated and typed.
+ * Each knob has a default; the README's table lists them all (keep it in step with this file).
+ */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  stateDir: string;
+  logLevel: string;
+
+  kafkaBrokers: string[];
+  schemaRegistryUrl: string;
+  databaseUrl: string;
+  topicPrefix: string;
+  topicPartitions: number;
+  /** How long a silent consumer keeps its partitions before the group hands them to another member. */
+  kafkaSessionTimeoutMs: number;
+
+  storage:
+    | { kind: 'local'; dir: string; secret: string | undefined }
+    | {
+        kind: 's3';
+        endpoint: string;
+        bucket: string;
+        region: string;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+      };
+
+  allowPrivateHosts: string[];
+  syncTimeoutMs: number;
+  jobTtlSeconds: number;
+  fileTtlSeconds: number;
+  webhookRetryDelaysMs: number[];
+  webhookTimeoutMs: number;
+  /** Inputs and results larger than this travel by claim check (object storage), never inside an event. */
+  claimCheckBytes: number;
+  renderConcurrency: number;
+  renderAttempts: number;
+  chromiumPath: string | undefined;
+  /** Fault injection for the crash and poison tests only; empty in every real deployment. */
+  faults: Faults;
+}
+
+export interface Faults {
+  /** Milliseconds every conversion is held back before it runs (so a test can kill a renderer mid-job). */
+  renderDelayMs: number;
+  /** Conversions whose input contains this marker throw (a poison job). */
+  throwOnMarker: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = new Reader(env, problems);
+
+  const port = read.integer('FOLIO_PORT', 8080, { min: 0, max: 65535 });
+  const host = read.string('FOLIO_HOST', '127.0.0.1');
+  const stateDir = resolve(read.string('FOLIO_STATE_DIR', '.folio'));
+  const s3Endpoint = read.optional('S3_ENDPOINT');
+  const s3Bucket = read.optional('S3_BUCKET');
+  if ((s3Endpoint === undefined) !== (s3Bucket === undefined)) {
+    problems.push('S3_ENDPOINT and S3_BUCKET must be set together');
+  }
+
+  const config: Config = {
+    port,
+    host,
+    publicUrl: read.url('FOLIO_PUBLIC_URL', `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+    stateDir,
+    logLevel: read.string('FOLIO_LOG_LEVEL', 'info'),
+
+    kafkaBrokers: read.list('KAFKA_BROKERS', ['127.0.0.1:19092']),
+    schemaRegistryUrl: read.url('SCHEMA_REGISTRY_URL', 'http://127.0.0.1:18081/apis/ccompat/v7'),
+    databaseUrl: read.string('DATABASE_URL', 'postgres://postgres:postgres@127.0.0.1:15432/folio'),
+    topicPrefix: read.string('FOLIO_TOPIC_PREFIX', ''),
+    topicPartitions: read.integer('FOLIO_TOPIC_PARTITIONS', 12, { min: 1, max: 1000 }),
+    kafkaSessionTimeoutMs: read.seconds('FOLIO_KAFKA_SESSION_TIMEOUT', 30),
+
+    storage:
+      s3Endpoint && s3Bucket
+        ? {
+            kind: 's3',
+            endpoint: s3Endpoint,
+            bucket: s3Bucket,
+            region: read.string('S3_REGION', 'us-east-1'),
+            accessKeyId: read.optional('AWS_ACCESS_KEY_ID'),
+            secretAccessKey: read.optional('AWS_SECRET_ACCESS_KEY'),
+          }
+        : {
+            kind: 'local',
+            dir: resolve(read.string('FOLIO_STORAGE_DIR', resolve(stateDir, 'storage'))),
+            secret: read.optional('FOLIO_FILE_SECRET'),
+          },
+
+    allowPrivateHosts: read.list('FOLIO_ALLOW_PRIVATE_HOSTS', []),
+    syncTimeoutMs: read.seconds('FOLIO_SYNC_TIMEOUT', 27),
+    jobTtlSeconds: read.integer('FOLIO_JOB_TTL', 172800, { min: 1 }),
+    fileTtlSeconds: read.integer('FOLIO_FILE_TTL', 172800, { min: 1, max: 604800 }),
+    webhookRetryDelaysMs: read.list('FOLIO_WEBHOOK_RETRY_DELAYS', ['2', '10', '60']).map((s) => {
+      const n = Number(s);
+      if (!Number.isFinite(n) || n < 0) problems.push(`FOLIO_WEBHOOK_RETRY_DELAYS: "${s}" is not a number of seconds`);
+      return Math.round(n * 1000);
+    }),
+    webhookTimeoutMs: read.seconds('FOLIO_WEBHOOK_TIMEOUT', 10),
+    claimCheckBytes: read.integer('FOLIO_CLAIM_CHECK_BYTES', 64 * 1024, { min: 0, max: 512 * 1024 }),
+    renderConcurrency: read.integer('FOLIO_RENDER_CONCURRENCY', 4, { min: 1, max: 64 }),
+    renderAttempts: read.integer('FOLIO_RENDER_ATTEMPTS', 3, { min: 1, max: 10 }),
+    chromiumPath: read.optional('CHROMIUM_PATH'),
+    faults: {
+      renderDelayMs: read.integer('FOLIO_FAULT_RENDER_DELAY_MS', 0, { min: 0 }),
+      throwOnMarker: read.optional('FOLIO_FAULT_THROW_ON'),
+    },
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+class Reader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  optional(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optional(name) ?? fallback;
+  }
+
+  list(name: string, fallback: string[]): string[] {
+    const value = this.optional(name);
+    if (value === undefined) return fallback;
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  }
+
+  url(name: string, fallback: string): string {
+    const value = this.string(name, fallback);
+    try {
+      new URL(value);
+    } catch {
+      this.problems.push(`${name}: "${value}" is not a URL`);
+    }
+    return value;
+  }
+
+  integer(name: string, fallback: number, range: { min?: number; max?: number } = {}): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n)) {
+      this.problems.push(`${name}: "${raw}" is not a whole number`);
+      return fallback;
+    }
+    if ((range.min !== undefined && n < range.min) || (range.max !== undefined && n > range.max)) {
+      this.problems.push(`${name}: ${n} is outside ${range.min ?? '-∞'}..${range.max ?? '∞'}`);
+    }
+    return n;
+  }
+
+  /** Seconds (fractions allowed) returned as milliseconds. */
+  seconds(name: string, fallback: number): number {
+    const raw = this.optional(name);
+    const n = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(n) || n <= 0) {
+      this.problems.push(`${name}: "${raw}" is not a positive number of seconds`);
+      return fallback * 1000;
+    }
+    return Math.round(n * 1000);
+  }
+}

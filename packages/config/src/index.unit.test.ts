@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './index.ts';
+
+describe('configuration', () => {
+  it('has the interface’s defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://127.0.0.1:8080',
+      syncTimeoutMs: 27_000,
+      jobTtlSeconds: 172_800,
+      fileTtlSeconds: 172_800,
+      webhookRetryDelaysMs: [2000, 10_000, 60_000],
+      webhookTimeoutMs: 10_000,
+      allowPrivateHosts: [],
+    });
+    expect(config.storage.kind).toBe('local');
+  });
+
+  it('reads every knob it is given', () => {
+    const config = loadConfig({
+      FOLIO_PORT: '9000',
+      FOLIO_PUBLIC_URL: 'https://folio.example/',
+      FOLIO_SYNC_TIMEOUT: '1.5',
+      FOLIO_WEBHOOK_RETRY_DELAYS: '0.1, 0.2,1',
+      FOLIO_ALLOW_PRIVATE_HOSTS: '127.0.0.1,canary.test',
+      KAFKA_BROKERS: 'a:1,b:2',
+      S3_ENDPOINT: 'http://127.0.0.1:9',
+      S3_BUCKET: 'b',
+    });
+    expect(config.publicUrl).toBe('https://folio.example');
+    expect(config.syncTimeoutMs).toBe(1500);
+    expect(config.webhookRetryDelaysMs).toEqual([100, 200, 1000]);
+    expect(config.allowPrivateHosts).toEqual(['127.0.0.1', 'canary.test']);
+    expect(config.kafkaBrokers).toEqual(['a:1', 'b:2']);
+    expect(config.storage).toMatchObject({ kind: 's3', bucket: 'b', region: 'us-east-1' });
+  });
+
+  it('names every problem at once', () => {
+    try {
+      loadConfig({ FOLIO_PORT: 'eighty', FOLIO_SYNC_TIMEOUT: '-1', S3_BUCKET: 'only-bucket' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toHaveLength(3);
+    }
+  });
+});

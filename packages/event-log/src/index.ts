@@ -1,0 +1,3 @@
+export * from './kafka.ts';
+export * from './topics.ts';
+export * from './publisher.ts';

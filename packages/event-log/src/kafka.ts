@@ -1,0 +1,33 @@
+import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import type { Logger } from '@folio/logging';
+
+process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
+
+const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
+  [logLevel.DEBUG]: 'debug',
+};
+
+/**
+ * A kafkajs client whose own logs go through the service logger. Retries are generous on purpose: a broker that is
+ * away for a few seconds (a restart, a leader move) should delay work, not fail it.
+ */
+export function createKafka(options: { clientId: string; brokers: string[]; logger: Logger }): Kafka {
+  const log = options.logger.child({ component: 'kafka' });
+  return new Kafka({
+    clientId: options.clientId,
+    brokers: options.brokers,
+    connectionTimeout: 3000,
+    requestTimeout: 30000,
+    retry: { initialRetryTime: 300, retries: 10, maxRetryTime: 5000 },
+    logLevel: logLevel.WARN,
+    logCreator:
+      () =>
+      ({ level, log: entry }: LogEntry) => {
+        const { message, ...rest } = entry;
+        log[LEVELS[level] ?? 'info'](rest, message);
+      },
+  });
+}

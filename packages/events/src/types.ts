@@ -1,0 +1,136 @@
+/**
+ * The job events as plain typed data, in their current versions.
+ * Older versions live only in `schemas.ts` (their wire shape) and `upcast.ts` (how they become today's shape).
+ */
+
+export type Output = 'pdf' | 'docx' | 'markdown' | 'json' | 'html' | 'text';
+export const OUTPUTS: readonly Output[] = ['pdf', 'docx', 'markdown', 'json', 'html', 'text'];
+
+export type Lane = 'sync' | 'async';
+export type InputKind = 'url' | 'html' | 'markdown';
+
+/** A claim check: where a large payload sits in object storage, instead of riding inside an event. */
+export interface BlobRef {
+  key: string;
+  size: number;
+  content_type: string;
+}
+
+export interface JobInput {
+  kind: InputKind;
+  /** The input itself when it is small enough to travel inside the event. */
+  text: string | null;
+  /** Otherwise where it was stored. */
+  ref: BlobRef | null;
+}
+
+/** Conversion options as the interface names them; null when not sent. */
+export interface ConversionOptions {
+  title: string | null;
+  source_url: string | null;
+  page_size: string | null;
+  css_url: string | null;
+  header_text: string | null;
+  header_image_url: string | null;
+  lang: string | null;
+  dir: string | null;
+  include_links: boolean;
+}
+
+export interface ArticleMeta {
+  title: string;
+  url: string | null;
+  site: string | null;
+  author: string | null;
+  date: string | null;
+  excerpt: string | null;
+  image: string | null;
+  word_count: number;
+}
+
+/** A stored pdf or docx: the link is made from it when the job is read. */
+export interface StoredFile {
+  key: string;
+  size_bytes: number;
+  content_type: string;
+  stored_at: string;
+}
+
+export interface JobResult {
+  output: Output;
+  /** markdown, html and text results when small; json's ArticleDocument as JSON text when small. */
+  content: string | null;
+  /** The same, by claim check, when large. */
+  content_ref: BlobRef | null;
+  /** pdf and docx. */
+  file: StoredFile | null;
+  document: ArticleMeta;
+}
+
+export interface JobError {
+  code: string;
+  message: string;
+  retryable: boolean;
+}
+
+interface EventBase {
+  event_id: string;
+  job_id: string;
+  /** ISO 8601, set by the writer of the event. */
+  occurred_at: string;
+}
+
+export interface JobQueued extends EventBase {
+  type: 'JobQueued';
+  version: 2;
+  request_id: string;
+  key_id: string;
+  lane: Lane;
+  output: Output;
+  input: JobInput;
+  options: ConversionOptions;
+  webhook_url: string | null;
+  /** When the job stops being readable. */
+  expires_at: string;
+}
+
+export interface JobProcessing extends EventBase {
+  type: 'JobProcessing';
+  version: 1;
+  attempt: number;
+  worker: string;
+}
+
+export interface JobSucceeded extends EventBase {
+  type: 'JobSucceeded';
+  version: 1;
+  attempt: number;
+  worker: string;
+  duration_ms: number;
+  result: JobResult;
+}
+
+export interface JobFailed extends EventBase {
+  type: 'JobFailed';
+  version: 1;
+  /** null when the failure was not an attempt (e.g. the API recording a sync timeout). */
+  attempt: number | null;
+  worker: string;
+  error: JobError;
+}
+
+export type JobEvent = JobQueued | JobProcessing | JobSucceeded | JobFailed;
+export type JobEventType = JobEvent['type'];
+export type TerminalEvent = JobSucceeded | JobFailed;
+
+export function isTerminal(event: JobEvent): event is TerminalEvent {
+  return event.type === 'JobSucceeded' || event.type === 'JobFailed';
+}
+
+/** The current version of each event type. */
+export const CURRENT_VERSION = {
+  JobQueued: 2,
+  JobProcessing: 1,
+  JobSucceeded: 1,
+  JobFailed: 1,
+} as const satisfies Record<JobEventType, number>;
