@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+
+/** API keys. Only a SHA-256 of each key is kept; the key itself is shown once, when it is made. */
+export const apiKeys = pgTable('api_keys', {
+  id: uuid('id').primaryKey(),
+  keyHash: text('key_hash').notNull().unique(),
+  /** The first characters of the key, to tell keys apart in listings without revealing them. */
+  keyPrefix: text('key_prefix').notNull(),
+  plan: text('plan').notNull(),
+  /** The key's own document limit (`folio keys create --limit N`), or null. */
+  documentLimit: integer('document_limit'),
+  active: boolean('active').notNull().default(true),
+  createdAt: tz('created_at').notNull().default(sql`now()`),
+});
+
+/** Read model: one row a job, folded from its events only (so a replay of the log rebuilds it exactly). */
+export const jobs = pgTable(
+  'jobs',
+  {
+    jobId: uuid('job_id').primaryKey(),
+    /** null until the job's JobQueued has been projected (events of a job may arrive on different topics). */
+    keyId: uuid('key_id'),
+    status: text('status').notNull(),
+    lane: text('lane'),
+    output: text('output'),
+    requestId: text('request_id'),
+    webhookUrl: text('webhook_url'),
+    createdAt: tz('created_at'),
+    startedAt: tz('started_at'),
+    finishedAt: tz('finished_at'),
+    expiresAt: tz('expires_at'),
+    attempts: integer('attempts').notNull().default(0),
+    result: jsonb('result'),
+    error: jsonb('error'),
+    /** The event that made the job final: the first terminal event in log order. */
+    terminalEventId: uuid('terminal_event_id'),
+  },
+  (t) => [index('jobs_key_finished_idx').on(t.keyId, t.finishedAt)],
+);
+
+/** Read model: every event of every job, as projected, for audit. `effective` is false for events that changed nothing. */
+export const jobHistory = pgTable(
+  'job_history',
+  {
+    eventId: uuid('event_id').primaryKey(),
+    jobId: uuid('job_id').notNull(),
+    type: text('type').notNull(),
+    version: integer('version').notNull(),
+    occurredAt: tz('occurred_at').notNull(),
+    attempt: integer('attempt'),
+    worker: text('worker'),
+    effective: boolean('effective').notNull(),
+    topic: text('topic').notNull(),
+    partition: integer('partition').notNull(),
+    offset: bigint('offset', { mode: 'number' }).notNull(),
+    data: jsonb('data').notNull(),
+  },
+  (t) => [index('job_history_job_idx').on(t.jobId, t.topic, t.partition, t.offset)],
+);
+
+/** How far the projection has read each partition, committed in the same transaction as the rows it produced. */
+export const projectionCheckpoints = pgTable(
+  'projection_checkpoints',
+  {
+    topic: text('topic').notNull(),
+    partition: integer('partition').notNull(),
+    nextOffset: bigint('next_offset', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.topic, t.partition] })],
+);
+
+/** The tables derived from the log, in the order a rebuild empties them. */
+export const READ_MODEL_TABLES = ['jobs', 'job_history', 'projection_checkpoints'] as const;

@@ -1,0 +1,95 @@
+import type { Sql } from '@folio/db';
+import type { ArticleMeta, JobError, JobResult } from '@folio/events';
+import { INCLUDED_DOCUMENTS, type Plan } from '@folio/keys';
+import type { JobRow, JobStatus } from '@folio/projections';
+import type { BlobStore } from '@folio/storage';
+
+/**
+ * The Job resource as users see it: what `GET /v2/jobs/{id}` returns, what a synchronous call answers with, and
+ * (byte for byte, invariant 9) the body of the completion callback. Everything here is derived from the read model
+ * and the stored objects it points at, so two readings of a finished job give identical bytes.
+ */
+export interface Usage {
+  used_this_period: number;
+  included: number;
+  plan: Plan;
+}
+
+export type ResultBody = Record<string, unknown> & { status: 'success'; usage: Usage };
+
+export interface JobBody {
+  status: JobStatus;
+  job_id: string;
+  created_at: string;
+  finished_at?: string;
+  result?: ResultBody;
+  error?: JobError;
+}
+
+export interface ViewContext {
+  sql: Sql;
+  store: BlobStore;
+}
+
+/** The job, if it exists, belongs to this key and is still readable. */
+export async function loadJob(sql: Sql, jobId: string, keyId: string): Promise<JobRow | null> {
+  const [row] = await sql<JobRow[]>`
+    select * from jobs where job_id = ${jobId} and key_id = ${keyId} and expires_at > now()`;
+  return row ?? null;
+}
+
+export async function renderJob(ctx: ViewContext, row: JobRow, plan: Plan): Promise<JobBody> {
+  const body: JobBody = { status: row.status, job_id: row.job_id, created_at: iso(row.created_at)! };
+  if (row.finished_at) body.finished_at = iso(row.finished_at)!;
+  if (row.status === 'succeeded' && row.result) body.result = await renderResult(ctx, row, row.result, plan);
+  if (row.status === 'failed' && row.error) body.error = row.error;
+  return body;
+}
+
+/** Exactly the body a synchronous call returns with 200. */
+export async function renderResult(ctx: ViewContext, row: JobRow, result: JobResult, plan: Plan): Promise<ResultBody> {
+  const usage = await usageAt(ctx.sql, row, plan);
+  const document = compact(result.document);
+  const content = result.content ?? (result.content_ref ? (await ctx.store.get(result.content_ref.key)).toString('utf8') : null);
+  if (result.file) {
+    const link = await ctx.store.link(result.file.key, new Date(result.file.stored_at));
+    return {
+      status: 'success',
+      output: result.output,
+      file_url: link.url,
+      expires_at: link.expires_at,
+      size_bytes: result.file.size_bytes,
+      document,
+      usage,
+    };
+  }
+  if (result.output === 'json') {
+    return { status: 'success', output: 'json', document: compact(JSON.parse(content ?? '{}')), usage };
+  }
+  return { status: 'success', output: result.output, content: content ?? '', document, usage };
+}
+
+/**
+ * Documents this key had used in the job's month when the job finished, counting it: derived from the log's own
+ * timestamps, so it reads the same today, tomorrow and after a rebuild.
+ */
+async function usageAt(sql: Sql, row: JobRow, plan: Plan): Promise<Usage> {
+  const [{ used }] = (await sql`
+    select count(*)::int as used from jobs
+    where key_id = ${row.key_id} and status = 'succeeded'
+      and finished_at >= date_trunc('month', ${row.finished_at}::timestamptz at time zone 'UTC') at time zone 'UTC'
+      and (finished_at, job_id) <= (${row.finished_at}::timestamptz, ${row.job_id}::uuid)`) as unknown as [{ used: number }];
+  return { used_this_period: used, included: INCLUDED_DOCUMENTS[plan], plan };
+}
+
+/** Optional fields are left out rather than sent as null. */
+function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T;
+}
+
+function iso(value: string | Date | null): string | null {
+  if (value === null) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+export type { ArticleMeta };

@@ -1,0 +1,4 @@
+export * from './job.ts';
+export * from './store.ts';
+export * from './runner.ts';
+export * from './rebuild.ts';

@@ -1,0 +1,147 @@
+import type postgres from 'postgres';
+import type { Sql } from '@folio/db';
+import type { JobEvent } from '@folio/events';
+import { emptyJob, evolve, type JobRow } from './job.ts';
+
+/** One event with where it sits in the log. */
+export interface LoggedEvent {
+  topic: string;
+  partition: number;
+  offset: number;
+  event: JobEvent;
+}
+
+/** Where the projector publishes state changes; the API's sync waiters listen here. */
+export const JOB_CHANNEL = 'folio_job';
+
+const JOB_COLUMNS = [
+  'job_id',
+  'key_id',
+  'status',
+  'lane',
+  'output',
+  'request_id',
+  'webhook_url',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'expires_at',
+  'attempts',
+  'result',
+  'error',
+  'terminal_event_id',
+] as const;
+
+/**
+ * Applies the events of one partition, in log order, in one transaction together with the partition's checkpoint.
+ * Events before the checkpoint were applied already (a redelivery after a crash) and are skipped, so applying a
+ * batch twice has the effect of applying it once. Returns how many events were new.
+ */
+export async function applyBatch(
+  sql: Sql,
+  topic: string,
+  partition: number,
+  events: LoggedEvent[],
+  nextOffset: number,
+): Promise<number> {
+  return withRetry(() =>
+    sql.begin(async (tx) => {
+      const [checkpoint] = await tx<{ next_offset: number }[]>`
+        select next_offset from projection_checkpoints where topic = ${topic} and partition = ${partition} for update`;
+      const from = checkpoint?.next_offset ?? 0;
+      if (nextOffset <= from) return 0;
+      const fresh = events.filter((e) => e.offset >= from);
+      if (fresh.length === 0) {
+        await saveCheckpoint(tx, topic, partition, nextOffset);
+        return 0;
+      }
+
+      // Lock the jobs in a fixed order so concurrent partitions never deadlock; create the missing ones first
+      // so two partitions touching a new job serialise on its row instead of overwriting each other.
+      const ids = [...new Set(fresh.map((e) => e.event.job_id))].sort();
+      await tx`insert into jobs ${tx(ids.map((id) => ({ job_id: id, status: 'queued' })))} on conflict (job_id) do nothing`;
+      const rows = await tx<JobRow[]>`select * from jobs where job_id in ${tx(ids)} order by job_id for update`;
+      const jobs = new Map(rows.map((r) => [r.job_id, normalise(r)]));
+
+      // An event written twice (a writer retrying a send that had in fact succeeded) carries the same event id:
+      // it takes effect once.
+      const seen = new Set(
+        (
+          await tx<{ event_id: string }[]>`
+            select event_id from job_history where event_id in ${tx(fresh.map((e) => e.event.event_id))}`
+        ).map((r) => r.event_id),
+      );
+
+      const history = [];
+      const changed = new Set<string>();
+      for (const { topic: t, partition: p, offset, event } of fresh) {
+        if (seen.has(event.event_id)) continue;
+        seen.add(event.event_id);
+        const before = jobs.get(event.job_id) ?? emptyJob(event.job_id);
+        const { job, effective } = evolve(before, event);
+        jobs.set(event.job_id, job);
+        if (effective && (job.status !== before.status || event.type === 'JobQueued')) changed.add(event.job_id);
+        history.push({
+          event_id: event.event_id,
+          job_id: event.job_id,
+          type: event.type,
+          version: event.version,
+          occurred_at: event.occurred_at,
+          attempt: 'attempt' in event ? event.attempt : null,
+          worker: 'worker' in event ? event.worker : null,
+          effective,
+          topic: t,
+          partition: p,
+          offset,
+          data: tx.json(event as never),
+        });
+      }
+
+      const updated = [...jobs.values()].map((j) => ({
+        ...j,
+        result: j.result === null ? null : tx.json(j.result as never),
+        error: j.error === null ? null : tx.json(j.error as never),
+      }));
+      await tx`
+        insert into jobs ${tx(updated, ...JOB_COLUMNS)}
+        on conflict (job_id) do update set ${tx.unsafe(JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', '))}`;
+      if (history.length > 0) await tx`insert into job_history ${tx(history)}`;
+      await saveCheckpoint(tx, topic, partition, nextOffset);
+      for (const id of changed) {
+        await tx`select pg_notify(${JOB_CHANNEL}, ${`${id}:${jobs.get(id)!.status}`})`;
+      }
+      return fresh.length;
+    }),
+  );
+}
+
+async function saveCheckpoint(tx: postgres.TransactionSql, topic: string, partition: number, nextOffset: number): Promise<void> {
+  await tx`
+    insert into projection_checkpoints (topic, partition, next_offset) values (${topic}, ${partition}, ${nextOffset})
+    on conflict (topic, partition) do update set next_offset = excluded.next_offset`;
+}
+
+/** Rows come back with Date objects for timestamps; the fold works on ISO strings, as events carry them. */
+function normalise(row: JobRow): JobRow {
+  const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v as string | null));
+  return {
+    ...row,
+    attempts: Number(row.attempts),
+    created_at: iso(row.created_at),
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+    expires_at: iso(row.expires_at),
+  };
+}
+
+async function withRetry<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (i >= attempts || (code !== '40P01' && code !== '40001')) throw error;
+      await new Promise((r) => setTimeout(r, 10 * i));
+    }
+  }
+}
