@@ -1,0 +1,107 @@
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@folio/logging';
+import type { Db } from '@folio/db';
+import type { ViewContext } from '@folio/job-view';
+import type { NetworkPolicy } from '@folio/network-policy';
+import type { LocalDiskStore } from '@folio/storage';
+import { ApiError, type ParameterProblem } from './errors.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { convertRoutes } from './routes/convert.ts';
+import { fileRoutes } from './routes/files.ts';
+import { healthRoutes, type Check } from './routes/health.ts';
+import type { SubmitContext } from './jobs/submit.ts';
+import type { JobWatch } from './jobs/watch.ts';
+import { jobRoutes } from './routes/jobs.ts';
+
+export interface AppOptions {
+  logger: Logger;
+  db: Db;
+  submit: SubmitContext;
+  view: ViewContext;
+  watch: JobWatch;
+  network: NetworkPolicy;
+  publicUrl: string;
+  syncTimeoutMs: number;
+  checks: Record<string, Check>;
+  /** Set when files live on local disk, so the API serves their signed links. */
+  localFiles: LocalDiskStore | null;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
+    disableRequestLogging: false,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+    },
+    requestIdLogLabel: 'request_id',
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
+  }).withTypeProvider();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(formbody, { bodyLimit: 64 * 1024 * 1024 });
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fieldSize: 64 * 1024 * 1024, files: 0 } });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.code === 'render_failed' && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
+    for (const [name, value] of Object.entries(apiError.extra.headers ?? {})) reply.header(name, value);
+    return reply.code(apiError.status).send({ status: 'failed', error: apiError.body() });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ status: 'failed', error: { code: 'invalid_parameters', message: `no route ${request.method} ${request.url.split('?')[0]}`, retryable: false } }),
+  );
+
+  await authPlugin(app, { db: options.db });
+  await app.register(healthRoutes, { checks: options.checks });
+  await app.register(convertRoutes, {
+    submit: options.submit,
+    view: options.view,
+    watch: options.watch,
+    network: options.network,
+    publicUrl: options.publicUrl,
+    syncTimeoutMs: options.syncTimeoutMs,
+  });
+  await app.register(jobRoutes, { view: options.view, watch: options.watch });
+  if (options.localFiles) await app.register(fileRoutes, { store: options.localFiles });
+  return app;
+}
+
+/** Every failure becomes an ApiError: validation errors name their parameters; anything unexpected is render_failed. */
+function toApiError(error: FastifyError | ApiError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) {
+    const problems: ParameterProblem[] = error.validation.map((v) => ({
+      parameter:
+        (v.params as { missingProperty?: string }).missingProperty ??
+        v.instancePath.replace(/^\//, '').split('/')[0] ??
+        (error.validationContext ?? 'body'),
+      message: v.message ?? 'invalid',
+    }));
+    const status = error.validationContext === 'params' ? 422 : 400;
+    return new ApiError('invalid_parameters', problems.map((p) => `${p.parameter}: ${p.message}`).join('; '), { errors: problems, status });
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+    return new ApiError('html_too_large', 'the request body is too large (html is limited to 50,000,000 characters)');
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError('invalid_parameters', error.message, { status: 400 });
+  }
+  return new ApiError('render_failed', 'the service failed to handle this request; it is safe to retry');
+}
+
+/** What a request line shows in the logs: never the api_key query parameter, never a header. */
+function requestForLog(req: { method: string; url: string; id?: string }) {
+  return { method: req.method, url: req.url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]') };
+}

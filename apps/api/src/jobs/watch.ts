@@ -1,0 +1,104 @@
+import type { Sql } from '@folio/db';
+import { JOB_CHANNEL } from '@folio/projections';
+import type { Logger } from '@folio/logging';
+
+type Waiter = { final: boolean; resolve: (status: string | null) => void };
+
+/**
+ * Waits for the projector to report a job's state, without polling: one LISTEN connection per API process, the
+ * projector NOTIFYs in the transaction that changes a job, and waiters are woken by job id. After the listening
+ * connection is (re)established every waiter re-reads its job once, so a notification missed while disconnected
+ * costs a moment, not a request.
+ */
+export class JobWatch {
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const { unlisten } = await this.sql.listen(
+      JOB_CHANNEL,
+      (payload) => {
+        const [jobId, status] = payload.split(':');
+        if (jobId && status) this.wake(jobId, status);
+      },
+      () => void this.recheckAll(),
+    );
+    this.unlisten = unlisten;
+  }
+
+  async stop(): Promise<void> {
+    for (const [, set] of this.waiters) for (const w of set) w.resolve(null);
+    this.waiters.clear();
+    await this.unlisten?.();
+  }
+
+  /** Resolves with the job's final status, or null when `ms` pass first. Register before publishing the job. */
+  waitForFinal(jobId: string, ms: number): { promise: Promise<string | null>; cancel(): void } {
+    return this.wait(jobId, ms, true);
+  }
+
+  /** Resolves when the job's row exists (its JobQueued is projected), or null when `ms` pass first. */
+  async waitForRow(jobId: string, ms: number): Promise<boolean> {
+    const waiting = this.wait(jobId, ms, false);
+    const status = await this.currentStatus(jobId);
+    if (status) {
+      waiting.cancel();
+      return true;
+    }
+    return (await waiting.promise) !== null;
+  }
+
+  private wait(jobId: string, ms: number, final: boolean): { promise: Promise<string | null>; cancel(): void } {
+    let waiter!: Waiter;
+    let timer: NodeJS.Timeout;
+    const promise = new Promise<string | null>((resolve) => {
+      waiter = {
+        final,
+        resolve: (status) => {
+          clearTimeout(timer);
+          this.remove(jobId, waiter);
+          resolve(status);
+        },
+      };
+      timer = setTimeout(() => waiter.resolve(null), ms);
+    });
+    const set = this.waiters.get(jobId) ?? new Set();
+    set.add(waiter);
+    this.waiters.set(jobId, set);
+    return { promise, cancel: () => waiter.resolve(null) };
+  }
+
+  private wake(jobId: string, status: string): void {
+    const set = this.waiters.get(jobId);
+    if (!set) return;
+    const isFinal = status === 'succeeded' || status === 'failed';
+    for (const waiter of [...set]) if (!waiter.final || isFinal) waiter.resolve(status);
+  }
+
+  private remove(jobId: string, waiter: Waiter): void {
+    const set = this.waiters.get(jobId);
+    set?.delete(waiter);
+    if (set?.size === 0) this.waiters.delete(jobId);
+  }
+
+  private async currentStatus(jobId: string): Promise<string | null> {
+    const [row] = await this.sql<{ status: string }[]>`select status from jobs where job_id = ${jobId} and key_id is not null`;
+    return row?.status ?? null;
+  }
+
+  private async recheckAll(): Promise<void> {
+    for (const jobId of [...this.waiters.keys()]) {
+      try {
+        const status = await this.currentStatus(jobId);
+        if (status) this.wake(jobId, status);
+      } catch (error) {
+        this.logger.warn({ err: error, job_id: jobId }, 'job recheck failed');
+      }
+    }
+  }
+}

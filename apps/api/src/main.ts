@@ -1,0 +1,53 @@
+import { connect, migrateDatabase } from '@folio/db';
+import { EventPublisher } from '@folio/event-log';
+import { NetworkPolicy } from '@folio/network-policy';
+import { connectEventLog, prepareTopics, runService } from '@folio/service';
+import { createBlobStore, LocalDiskStore } from '@folio/storage';
+import { buildApp } from './app.ts';
+import { JobWatch } from './jobs/watch.ts';
+
+await runService('api', async ({ config, logger }) => {
+  await migrateDatabase(config.databaseUrl);
+  const database = connect(config.databaseUrl, { max: 20 });
+  const log = connectEventLog(config, logger, 'folio-api');
+  await prepareTopics(config, log);
+  const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
+  await publisher.connect();
+  const store = createBlobStore(config);
+  const watch = new JobWatch(database.sql, logger);
+  await watch.start();
+
+  const admin = log.kafka.admin();
+  await admin.connect();
+  const app = await buildApp({
+    logger,
+    db: database.db,
+    submit: { publisher, store, claimCheckBytes: config.claimCheckBytes, jobTtlSeconds: config.jobTtlSeconds },
+    view: { sql: database.sql, store },
+    watch,
+    network: new NetworkPolicy(config.allowPrivateHosts),
+    publicUrl: config.publicUrl,
+    syncTimeoutMs: config.syncTimeoutMs,
+    localFiles: store instanceof LocalDiskStore ? store : null,
+    checks: {
+      postgres: async () => void (await database.sql`select 1`),
+      kafka: async () => void (await admin.describeCluster()),
+      schema_registry: async () => {
+        const response = await fetch(`${config.schemaRegistryUrl}/subjects`);
+        if (!response.ok) throw new Error(`registry answered ${response.status}`);
+      },
+      storage: () => store.check(),
+    },
+  });
+  await app.listen({ port: config.port, host: config.host });
+  logger.info({ url: config.publicUrl }, 'api listening');
+
+  return {
+    async stop() {
+      await app.close();
+      await watch.stop();
+      await Promise.allSettled([publisher.disconnect(), admin.disconnect()]);
+      await database.close();
+    },
+  };
+});

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { BlobNotFoundError, type LocalDiskStore } from '@folio/storage';
+
+const TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  html: 'text/html; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+};
+
+/** Stored files behind signed, expiring links (local-disk storage only; with S3 the links are presigned). */
+export async function fileRoutes(app: FastifyInstance, options: { store: LocalDiskStore }): Promise<void> {
+  app.get<{ Params: { '*': string }; Querystring: { expires?: string; signature?: string } }>(
+    '/files/*',
+    { config: { auth: false }, schema: { hide: true } as object },
+    async (request, reply) => {
+      const key = request.params['*'];
+      const { expires, signature } = request.query;
+      if (!key.startsWith('files/') || !options.store.verify(key, expires, signature)) {
+        return reply.code(403).send({ status: 'failed', error: { code: 'invalid_parameters', message: 'this link is invalid or has expired', retryable: false } });
+      }
+      try {
+        const bytes = await options.store.get(key);
+        const extension = key.slice(key.lastIndexOf('.') + 1);
+        return reply
+          .header('content-type', TYPES[extension] ?? 'application/octet-stream')
+          .header('cache-control', 'private, max-age=3600')
+          .send(bytes);
+      } catch (error) {
+        if (error instanceof BlobNotFoundError) {
+          return reply.code(404).send({ status: 'failed', error: { code: 'invalid_parameters', message: 'no such file', retryable: false } });
+        }
+        throw error;
+      }
+    },
+  );
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { jobIdTime } from '@folio/events';
+import { loadJob, renderJob, type ViewContext } from '@folio/job-view';
+import { ApiError } from '../errors.ts';
+import type { JobWatch } from '../jobs/watch.ts';
+
+/** A just-accepted job may not be projected yet; a read this soon after its creation waits for it briefly. */
+const FRESH_JOB_MS = 10_000;
+const FRESH_WAIT_MS = 2_000;
+
+/** Seconds a client should wait before looking again at an unfinished job. */
+const RETRY_AFTER = { queued: '2', processing: '1' } as const;
+
+export async function jobRoutes(app: FastifyInstance, options: { view: ViewContext; watch: JobWatch }): Promise<void> {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/v2/jobs/:id',
+    {
+      schema: {
+        tags: ['jobs'],
+        summary: 'Read an asynchronous job',
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        querystring: Type.Object({ api_key: Type.Optional(Type.String()) }),
+      },
+      attachValidation: true,
+    },
+    async (request, reply) => {
+      if (request.validationError) throw ApiError.invalid('id', 'must be a job id (uuid)', 422);
+      const key = request.apiKey!;
+      const { id } = request.params;
+      let row = await loadJob(options.view.sql, id, key.id);
+      const created = jobIdTime(id);
+      if (!row && created && Date.now() - created.getTime() < FRESH_JOB_MS) {
+        if (await options.watch.waitForRow(id, FRESH_WAIT_MS)) row = await loadJob(options.view.sql, id, key.id);
+      }
+      if (!row) throw new ApiError('job_not_found', 'no job with that id under this key');
+      const body = await renderJob(options.view, row, key.plan);
+      if (body.status === 'queued' || body.status === 'processing') reply.header('retry-after', RETRY_AFTER[body.status]);
+      return reply.send(body);
+    },
+  );
+}

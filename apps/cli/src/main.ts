@@ -1,0 +1,86 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '@folio/config';
+import { connect, migrateDatabase } from '@folio/db';
+import { createKey, deactivateKey, PLANS, type Plan } from '@folio/keys';
+import { createLogger } from '@folio/logging';
+import { rebuildReadModels } from '@folio/projections';
+import { connectEventLog } from '@folio/service';
+
+const USAGE = `usage:
+  folio keys create --plan free|paid [--limit N]   make an API key (printed alone on the last line)
+  folio keys deactivate <key>                      make the subscription behind a key inactive
+  folio replay                                     rebuild the read models from offset 0 (stop the projector first)
+`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const [group, command, ...rest] = argv;
+  const config = loadConfig();
+  if (group === 'keys' && command === 'create') {
+    const { values } = parseArgs({ args: rest, options: { plan: { type: 'string' }, limit: { type: 'string' } } });
+    if (!values.plan || !PLANS.includes(values.plan as Plan)) throw new UsageError('--plan must be free or paid');
+    const limit = values.limit === undefined ? null : Number(values.limit);
+    if (limit !== null && (!Number.isInteger(limit) || limit < 1)) throw new UsageError('--limit must be a whole number above 0');
+    await migrateDatabase(config.databaseUrl);
+    const database = connect(config.databaseUrl, { max: 1 });
+    try {
+      const key = await createKey(database.db, values.plan as Plan, limit);
+      process.stderr.write(`created a ${key.plan} key${limit ? ` limited to ${limit} documents` : ''} (id ${key.id})\n`);
+      process.stdout.write(`${key.key}\n`);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  if (group === 'keys' && command === 'deactivate') {
+    const key = rest[0];
+    if (!key) throw new UsageError('name the key to deactivate');
+    const database = connect(config.databaseUrl, { max: 1 });
+    try {
+      if (!(await deactivateKey(database.db, key))) throw new UsageError('no such key');
+      process.stdout.write('deactivated\n');
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  if (group === 'replay' && command === undefined) {
+    const logger = createLogger('replay', 'warn');
+    await migrateDatabase(config.databaseUrl);
+    const database = connect(config.databaseUrl, { max: 8 });
+    const log = connectEventLog(config, logger, 'folio-replay');
+    try {
+      const started = Date.now();
+      const { events } = await rebuildReadModels({
+        ...log,
+        sql: database.sql,
+        groupId: `${config.topicPrefix}folio-projector`,
+        logger,
+        onProgress: (done, total) => process.stderr.write(`\r${progressBar(done, total)}`),
+      });
+      process.stderr.write('\n');
+      process.stdout.write(`replayed ${events} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  throw new UsageError(group ? `unknown command: ${argv.join(' ')}` : 'no command given');
+}
+
+function progressBar(done: number, total: number, width = 30): string {
+  const share = total === 0 ? 1 : done / total;
+  const filled = Math.round(share * width);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} events`;
+}
+
+try {
+  await main(process.argv.slice(2));
+  process.exit(0);
+} catch (error) {
+  if (error instanceof UsageError) process.stderr.write(`folio: ${error.message}\n\n${USAGE}`);
+  else if (error instanceof ConfigError) process.stderr.write(`folio: ${error.message}\n`);
+  else process.stderr.write(`folio: ${(error as Error).message}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+}

@@ -1,0 +1,58 @@
+import type { Kafka } from 'kafkajs';
+import type { EventCodec, Lane } from '@folio/events';
+import type { Logger } from '@folio/logging';
+import { renderJob, type RenderContext } from './render-job.ts';
+import type { RenderSlots } from './slots.ts';
+
+/**
+ * One lane's consumer: takes JobQueued events from the lane's topic, as a member of the lane's renderer group.
+ * Partitions are consumed concurrently (bounded by the shared slots); within a partition, jobs run in order. The
+ * consumer heartbeats while a job runs, so a long conversion is not mistaken for a dead member.
+ */
+export async function startLane(options: {
+  lane: Lane;
+  topic: string;
+  groupId: string;
+  kafka: Kafka;
+  codec: EventCodec;
+  slots: RenderSlots;
+  concurrency: number;
+  sessionTimeoutMs: number;
+  render: RenderContext;
+  logger: Logger;
+}): Promise<{ stop(): Promise<void> }> {
+  const { lane, kafka, codec, slots, render, logger } = options;
+  const consumer = kafka.consumer({
+    groupId: options.groupId,
+    sessionTimeout: options.sessionTimeoutMs,
+    rebalanceTimeout: options.sessionTimeoutMs * 2,
+    heartbeatInterval: Math.min(3000, options.sessionTimeoutMs / 3),
+    maxWaitTimeInMs: 250,
+    allowAutoTopicCreation: false,
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [options.topic], fromBeginning: true });
+  await consumer.run({
+    partitionsConsumedConcurrently: options.concurrency,
+    eachMessage: async ({ message, heartbeat }) => {
+      if (!message.value) return;
+      let event;
+      try {
+        event = await codec.decode(message.value);
+      } catch (error) {
+        logger.error({ err: error, lane, offset: message.offset }, 'undecodable request skipped');
+        return;
+      }
+      if (event.type !== 'JobQueued') return;
+      const release = await slots.acquire(lane);
+      const beat = setInterval(() => void heartbeat().catch(() => {}), 2000);
+      try {
+        await renderJob(render, event);
+      } finally {
+        clearInterval(beat);
+        release();
+      }
+    },
+  });
+  return { stop: () => consumer.disconnect() };
+}

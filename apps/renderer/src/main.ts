@@ -1,0 +1,48 @@
+import { hostname } from 'node:os';
+import { EventPublisher } from '@folio/event-log';
+import { connectEventLog, prepareTopics, runService } from '@folio/service';
+import { createBlobStore } from '@folio/storage';
+import { startLane } from './lane.ts';
+import { RenderSlots } from './slots.ts';
+
+await runService('renderer', async ({ config, logger }) => {
+  const log = connectEventLog(config, logger, 'folio-renderer');
+  await prepareTopics(config, log);
+  const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
+  await publisher.connect();
+  const render = {
+    publisher,
+    store: createBlobStore(config),
+    worker: `${hostname()}/${process.pid}`,
+    attempts: config.renderAttempts,
+    claimCheckBytes: config.claimCheckBytes,
+    syncTimeoutMs: config.syncTimeoutMs,
+    faults: config.faults,
+    logger,
+  };
+  const slots = new RenderSlots(config.renderConcurrency);
+  const lanes = await Promise.all(
+    (['sync', 'async'] as const).map((lane) =>
+      startLane({
+        lane,
+        topic: lane === 'sync' ? log.topics.queuedSync : log.topics.queuedAsync,
+        groupId: `${config.topicPrefix}folio-renderer-${lane}`,
+        kafka: log.kafka,
+        codec: log.codec,
+        slots,
+        concurrency: config.renderConcurrency,
+        sessionTimeoutMs: config.kafkaSessionTimeoutMs,
+        render,
+        logger,
+      }),
+    ),
+  );
+  logger.info({ worker: render.worker, concurrency: config.renderConcurrency }, 'renderer consuming');
+  return {
+    async stop() {
+      // Disconnecting waits for the jobs in hand to finish and commits their offsets.
+      await Promise.all(lanes.map((l) => l.stop()));
+      await publisher.disconnect();
+    },
+  };
+});

@@ -1,0 +1,96 @@
+import { convert, ConversionError, type Conversion } from '@folio/conversion';
+import {
+  jobFailed,
+  jobProcessing,
+  jobSucceeded,
+  type JobError,
+  type JobQueued,
+  type JobResult,
+} from '@folio/events';
+import type { EventPublisher } from '@folio/event-log';
+import type { Faults } from '@folio/config';
+import type { Logger } from '@folio/logging';
+import type { BlobStore } from '@folio/storage';
+
+export interface RenderContext {
+  publisher: EventPublisher;
+  store: BlobStore;
+  worker: string;
+  attempts: number;
+  claimCheckBytes: number;
+  syncTimeoutMs: number;
+  faults: Faults;
+  logger: Logger;
+}
+
+/**
+ * Runs one queued job to its terminal event: JobProcessing for each attempt, then JobSucceeded or JobFailed.
+ * It resolves only once the terminal event is durably in the log; the caller commits the JobQueued offset after
+ * that, so a crash at any point before redelivers the job. Unexpected failures are retried a bounded number of
+ * times, then the job fails with render_failed, so a poison job never blocks its partition.
+ */
+export async function renderJob(ctx: RenderContext, job: JobQueued): Promise<void> {
+  const log = ctx.logger.child({ job_id: job.job_id, request_id: job.request_id });
+
+  if (job.lane === 'sync' && Date.now() - Date.parse(job.occurred_at) > ctx.syncTimeoutMs) {
+    // The caller has been answered render_timeout already; converting now would only be thrown away.
+    log.info('sync job older than the sync ceiling: not converted');
+    await ctx.publisher.publish(jobFailed(job.job_id, null, ctx.worker, timeoutError(ctx.syncTimeoutMs)));
+    return;
+  }
+
+  for (let attempt = 1; ; attempt++) {
+    await ctx.publisher.publish(jobProcessing(job.job_id, attempt, ctx.worker));
+    const started = performance.now();
+    try {
+      const result = await produce(ctx, job);
+      await ctx.publisher.publish(jobSucceeded(job.job_id, attempt, ctx.worker, result, performance.now() - started));
+      log.info({ attempt, ms: Math.round(performance.now() - started), output: job.output }, 'job succeeded');
+      return;
+    } catch (error) {
+      if (error instanceof ConversionError && error.code !== 'render_failed') {
+        await ctx.publisher.publish(jobFailed(job.job_id, attempt, ctx.worker, errorOf(error)));
+        log.info({ attempt, code: error.code }, 'job failed');
+        return;
+      }
+      log.warn({ err: error, attempt }, 'conversion attempt failed');
+      if (attempt >= ctx.attempts) {
+        await ctx.publisher.publish(
+          jobFailed(job.job_id, attempt, ctx.worker, {
+            code: 'render_failed',
+            message: `conversion failed on the service's side after ${attempt} attempts`,
+            retryable: true,
+          }),
+        );
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+    }
+  }
+}
+
+async function produce(ctx: RenderContext, job: JobQueued): Promise<JobResult> {
+  const text = job.input.text ?? (await ctx.store.get(job.input.ref!.key)).toString('utf8');
+  if (ctx.faults.renderDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.faults.renderDelayMs));
+  if (ctx.faults.throwOnMarker && text.includes(ctx.faults.throwOnMarker)) throw new Error('injected fault: poison input');
+  const conversion: Conversion = convert({ input: { kind: job.input.kind, text }, output: job.output, options: job.options });
+  const result: JobResult = { output: conversion.output, content: null, content_ref: null, file: null, document: conversion.document };
+  if (Buffer.byteLength(conversion.content) > ctx.claimCheckBytes) {
+    result.content_ref = await ctx.store.put(`results/${job.job_id}/content`, conversion.content, contentTypeOf(conversion.output));
+  } else {
+    result.content = conversion.content;
+  }
+  return result;
+}
+
+function contentTypeOf(output: Conversion['output']): string {
+  return output === 'html' ? 'text/html; charset=utf-8' : output === 'json' ? 'application/json' : 'text/plain; charset=utf-8';
+}
+
+function errorOf(error: ConversionError): JobError {
+  return { code: error.code, message: error.message, retryable: error.retryable };
+}
+
+function timeoutError(ms: number): JobError {
+  return { code: 'render_timeout', message: `conversion did not finish within ${ms / 1000} seconds`, retryable: true };
+}
