@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { EventCodec, jobProcessing, topicNames } from '@folio/events';
+import { createDatabase, freePort, startRegistry, type RegistryService } from '../infra/services/index.ts';
+
+const v1Fixture = JSON.parse(readFileSync(new URL('../packages/events/fixtures/job-queued.v1.json', import.meta.url), 'utf8'));
+
+describe('events in the schema registry', () => {
+  let registry: RegistryService;
+  let options: Parameters<typeof startRegistry>[0];
+  const topics = topicNames('registry-test.');
+
+  beforeAll(async () => {
+    // A registry of this test's own (on the shared Postgres), so restarting it disturbs no other test.
+    options = {
+      port: await freePort(),
+      databaseUrl: await createDatabase(inject('infra').DATABASE_URL!, `registry_${Date.now().toString(36)}`),
+      dataDir: mkdtempSync(join(tmpdir(), 'folio-registry-')),
+    };
+    registry = await startRegistry(options);
+  });
+  afterAll(() => registry?.stop());
+
+  it('still decodes events written before a registry restart, old versions upcast to the current shape', async () => {
+    const writer = new EventCodec(registry.url, topics);
+    const current = jobProcessing('018f2a3b-4c5d-7e6f-8a9b-0c1d2e3f4a5b', 2, 'renderer-a');
+    const currentBytes = await writer.encode(current);
+    const oldBytes = await writer.encodeAs(topics.queuedSync, 'JobQueued', 1, v1Fixture);
+    expect(currentBytes[0]).toBe(0); // Confluent wire format: magic byte, then the schema id
+
+    await registry.stop();
+    registry = await startRegistry(options);
+
+    const reader = new EventCodec(registry.url, topics); // a new process: nothing cached
+    expect(await reader.decode(currentBytes)).toEqual(current);
+    const upcast = await reader.decode(oldBytes);
+    expect(upcast).toMatchObject({ type: 'JobQueued', version: 2, job_id: v1Fixture.job_id, lane: 'sync' });
+    expect(upcast).toMatchObject({ input: { kind: 'markdown', text: v1Fixture.markdown, ref: null } });
+  });
+
+  it('refuses an event that does not match its schema', async () => {
+    const codec = new EventCodec(registry.url, topics);
+    await expect(codec.encode({ ...jobProcessing('x', 1, 'w'), attempt: 'first' } as never)).rejects.toThrow();
+  });
+
+  it('keeps the BACKWARD compatibility rule in force', async () => {
+    const config = (await (await fetch(`${registry.url}/config`)).json()) as { compatibilityLevel?: string };
+    expect(config.compatibilityLevel).toBe('BACKWARD');
+  });
+});

@@ -1,0 +1,183 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { inject } from 'vitest';
+import postgres from 'postgres';
+import { connect, migrateDatabase, type Database } from '@folio/db';
+import { createKey, type Plan } from '@folio/keys';
+import { createDatabase, freePort } from '../../infra/services/index.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+export type AppName = 'api' | 'renderer' | 'projector' | 'dispatcher';
+
+export interface AppProcess {
+  name: AppName;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  /** SIGKILL: the process gets no chance to clean up. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait: a graceful stop. */
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Where Kafka, the registry and Postgres are; by default the ones the test run's global setup started. */
+  infra?: Record<string, string>;
+  renderers?: number;
+  env?: Record<string, string>;
+  /** Apps to leave out at start (a test may start them itself). */
+  without?: AppName[];
+}
+
+/**
+ * A Folio stack of its own for one test file: its own database, its own topics (a prefix), its own storage folder
+ * and API port, over the Kafka, registry, Postgres and S3 that the global setup started. Apps run as real child
+ * processes, so tests can kill them.
+ */
+export class Stack {
+  readonly apps: AppProcess[] = [];
+  private constructor(
+    readonly namespace: string,
+    readonly env: Record<string, string>,
+    readonly url: string,
+    readonly database: Database,
+  ) {}
+
+  static async start(options: StackOptions = {}): Promise<Stack> {
+    const infra = options.infra ?? inject('infra');
+    const namespace = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+    const databaseUrl = await createDatabase(infra.DATABASE_URL!, `folio_${namespace}`);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      KAFKA_BROKERS: infra.KAFKA_BROKERS!,
+      SCHEMA_REGISTRY_URL: infra.SCHEMA_REGISTRY_URL!,
+      DATABASE_URL: databaseUrl,
+      FOLIO_TOPIC_PREFIX: `${namespace}.`,
+      FOLIO_TOPIC_PARTITIONS: '4',
+      FOLIO_PORT: String(port),
+      FOLIO_PUBLIC_URL: url,
+      FOLIO_STATE_DIR: resolve(ROOT, '.folio/test/stacks', namespace),
+      FOLIO_LOG_LEVEL: 'info',
+      // Fail over quickly when a test kills a consumer (the broker's minimum is 6 s).
+      FOLIO_KAFKA_SESSION_TIMEOUT: '6',
+      ...options.env,
+    };
+    await migrateDatabase(databaseUrl);
+    const stack = new Stack(namespace, env, url, connect(databaseUrl, { max: 4 }));
+    const without = new Set(options.without ?? []);
+    if (!without.has('projector')) stack.spawn('projector');
+    if (!without.has('renderer')) for (let i = 0; i < (options.renderers ?? 1); i++) stack.spawn('renderer');
+    if (!without.has('api')) {
+      stack.spawn('api');
+      await stack.waitReady();
+    }
+    return stack;
+  }
+
+  get sql(): postgres.Sql {
+    return this.database.sql;
+  }
+
+  spawn(name: AppName, env: Record<string, string> = {}): AppProcess {
+    const logDir = resolve(this.env.FOLIO_STATE_DIR!, 'logs');
+    mkdirSync(logDir, { recursive: true });
+    const log = createWriteStream(resolve(logDir, `${name}-${this.apps.length}.log`));
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, `apps/${name}/src/main.ts`)], {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const app: AppProcess = {
+      name,
+      child,
+      exited,
+      kill: async () => {
+        child.kill('SIGKILL');
+        await exited;
+      },
+      stop: async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        await exited;
+      },
+    };
+    this.apps.push(app);
+    return app;
+  }
+
+  running(name: AppName): AppProcess[] {
+    return this.apps.filter((a) => a.name === name && a.child.exitCode === null && a.child.signalCode === null);
+  }
+
+  async waitReady(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        const response = await fetch(`${this.url}/readyz`);
+        if (response.ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`API at ${this.url} not ready after ${timeoutMs} ms (logs: ${this.env.FOLIO_STATE_DIR}/logs)`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  async createKey(plan: Plan = 'free'): Promise<string> {
+    return (await createKey(this.database.db, plan)).key;
+  }
+
+  async request(
+    method: string,
+    path: string,
+    options: { key?: string; json?: unknown; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.authorization = `Bearer ${options.key}`;
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const response = await fetch(`${this.url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+
+  /** Polls a job until it is final (or the time runs out). */
+  async waitForJob(key: string, jobId: string, timeoutMs = 60_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { status, body } = await this.request('GET', `/v2/jobs/${jobId}`, { key });
+      if (status === 200 && (body.status === 'succeeded' || body.status === 'failed')) return body;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} not final after ${timeoutMs} ms: ${JSON.stringify(body)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Waits until a condition on the read models holds. */
+  async until<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, what = 'condition'): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.apps.map((a) => a.stop()));
+    await this.database.close();
+  }
+}
