@@ -51,9 +51,10 @@ function startApp(name: (typeof APPS)[number], env: NodeJS.ProcessEnv): void {
     createInterface({ input: stream }).on('line', (line) => {
       log.write(`${line}\n`);
       try {
-        const entry = JSON.parse(line) as { level?: number; msg?: string; req?: unknown; res?: unknown; err?: { message?: string } };
+        const entry = JSON.parse(line) as { level?: number; msg?: string; req?: unknown; res?: unknown; component?: string; err?: { message?: string } };
         if (entry.req || entry.res) return;
-        if ((entry.level ?? 30) >= 30) say(`[${name}] ${entry.msg ?? ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`);
+        // Kafka client chatter (retries while a broker starts) shows only when it is an error.
+        if ((entry.level ?? 30) >= (entry.component === 'kafka' ? 50 : 30)) say(`[${name}] ${entry.msg ?? ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`);
       } catch {
         say(`[${name}] ${line}`);
       }

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
@@ -35,13 +35,12 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
-    disableRequestLogging: false,
     requestIdHeader: false,
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
-    requestIdLogLabel: 'request_id',
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
   }).withTypeProvider();

@@ -11,6 +11,17 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 };
 
 /**
+ * kafkajs logs every retriable broker answer (a coordinator still loading, a leader election) as an error, and warns
+ * that bounded producer retries weaken idempotence (Folio bounds them on purpose and deduplicates by event id).
+ * Those are warnings here; a consumer crash stays an error.
+ */
+function levelOf(level: logLevel, message: string): 'error' | 'warn' | 'info' | 'debug' {
+  if (message.startsWith('Limiting retries for the idempotent producer')) return 'debug';
+  if (level === logLevel.ERROR && !message.startsWith('Crash')) return 'warn';
+  return LEVELS[level] ?? 'info';
+}
+
+/**
  * A kafkajs client whose own logs go through the service logger. Retries are generous on purpose: a broker that is
  * away for a few seconds (a restart, a leader move) should delay work, not fail it.
  */
@@ -27,7 +38,7 @@ export function createKafka(options: { clientId: string; brokers: string[]; logg
       () =>
       ({ level, log: entry }: LogEntry) => {
         const { message, ...rest } = entry;
-        log[LEVELS[level] ?? 'info'](rest, message);
+        log[levelOf(level, message)](rest, message);
       },
   });
 }
