@@ -107,8 +107,10 @@ export async function applyBatch(
         on conflict (job_id) do update set ${tx.unsafe(JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', '))}`;
       if (history.length > 0) await tx`insert into job_history ${tx(history)}`;
       await saveCheckpoint(tx, topic, partition, nextOffset);
+      // A job becomes visible to its key once its JobQueued is projected; until then there is nothing to announce.
       for (const id of changed) {
-        await tx`select pg_notify(${JOB_CHANNEL}, ${`${id}:${jobs.get(id)!.status}`})`;
+        const job = jobs.get(id)!;
+        if (job.key_id !== null) await tx`select pg_notify(${JOB_CHANNEL}, ${`${id}:${job.status}`})`;
       }
       return fresh.length;
     }),
