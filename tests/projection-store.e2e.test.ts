@@ -40,7 +40,7 @@ describe('applying events to Postgres', () => {
     const q = queued(jobId);
     const p = jobProcessing(jobId, 1, 'w');
     const batch = [q, p, p].map((event, i) => ({ topic: 'again', partition: 0, offset: i, event }));
-    expect(await applyBatch(database.sql, 'again', 0, batch, 3)).toBe(3);
+    expect(await applyBatch(database.sql, 'again', 0, batch, 3)).toBe(2);
     expect(await applyBatch(database.sql, 'again', 0, batch, 3)).toBe(0);
     const [row] = await database.sql`select status, attempts from jobs where job_id = ${jobId}`;
     expect(row).toEqual({ status: 'processing', attempts: 1 });

@@ -24,6 +24,13 @@ export interface RenderContext {
 }
 
 /**
+ * How long a conversion runs before its JobProcessing is written on its own. A quicker one writes JobProcessing and
+ * its terminal event in one request (still in that order, in one partition), which spares a synchronous caller a
+ * round trip to the broker; nobody could have seen a job "processing" for less than this anyway.
+ */
+export const ANNOUNCE_AFTER_MS = 100;
+
+/**
  * Runs one queued job to its terminal event: JobProcessing for each attempt, then JobSucceeded or JobFailed.
  * It resolves only once the terminal event is durably in the log; the caller commits the JobQueued offset after
  * that, so a crash at any point before redelivers the job. Unexpected failures are retried a bounded number of
@@ -40,32 +47,45 @@ export async function renderJob(ctx: RenderContext, job: JobQueued): Promise<voi
   }
 
   for (let attempt = 1; ; attempt++) {
-    await ctx.publisher.publish(jobProcessing(job.job_id, attempt, ctx.worker));
+    const processing = jobProcessing(job.job_id, attempt, ctx.worker);
+    let announced: Promise<void> | null = null;
+    const announce = () => (announced ??= ctx.publisher.publish(processing));
+    const timer = setTimeout(() => void announce().catch(() => {}), ANNOUNCE_AFTER_MS);
     const started = performance.now();
-    try {
-      const result = await produce(ctx, job);
-      await ctx.publisher.publish(jobSucceeded(job.job_id, attempt, ctx.worker, result, performance.now() - started));
-      log.info({ attempt, ms: Math.round(performance.now() - started), output: job.output }, 'job succeeded');
+    const outcome = await produce(ctx, job).then(
+      (result) => ({ result, error: null }),
+      (error: unknown) => ({ result: null, error }),
+    );
+    clearTimeout(timer);
+    // The attempt's JobProcessing, if not written yet, goes first in the same request as what follows it.
+    const pending = announced ? (await announced, []) : [processing];
+    const ms = performance.now() - started;
+
+    if (outcome.result) {
+      await ctx.publisher.publish(...pending, jobSucceeded(job.job_id, attempt, ctx.worker, outcome.result, ms));
+      log.info({ attempt, ms: Math.round(ms), output: job.output }, 'job succeeded');
       return;
-    } catch (error) {
-      if (error instanceof ConversionError && error.code !== 'render_failed') {
-        await ctx.publisher.publish(jobFailed(job.job_id, attempt, ctx.worker, errorOf(error)));
-        log.info({ attempt, code: error.code }, 'job failed');
-        return;
-      }
-      log.warn({ err: error, attempt }, 'conversion attempt failed');
-      if (attempt >= ctx.attempts) {
-        await ctx.publisher.publish(
-          jobFailed(job.job_id, attempt, ctx.worker, {
-            code: 'render_failed',
-            message: `conversion failed on the service's side after ${attempt} attempts`,
-            retryable: true,
-          }),
-        );
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
     }
+    const { error } = outcome;
+    if (error instanceof ConversionError && error.code !== 'render_failed') {
+      await ctx.publisher.publish(...pending, jobFailed(job.job_id, attempt, ctx.worker, errorOf(error)));
+      log.info({ attempt, code: error.code }, 'job failed');
+      return;
+    }
+    log.warn({ err: error, attempt }, 'conversion attempt failed');
+    if (attempt >= ctx.attempts) {
+      await ctx.publisher.publish(
+        ...pending,
+        jobFailed(job.job_id, attempt, ctx.worker, {
+          code: 'render_failed',
+          message: `conversion failed on the service's side after ${attempt} attempts`,
+          retryable: true,
+        }),
+      );
+      return;
+    }
+    if (pending.length > 0) await ctx.publisher.publish(...pending);
+    await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
   }
 }
 

@@ -45,6 +45,9 @@ export async function startProjection(options: ProjectionOptions): Promise<Runni
   await consumer.subscribe({ topics: allTopics(topics), fromBeginning: true });
   await consumer.run({
     eachBatchAutoResolve: false,
+    // Postgres checkpoints are the truth; Kafka's committed offsets only save re-reading on a restart, so they are
+    // committed at most twice a second rather than after every batch.
+    autoCommitInterval: 500,
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
     eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
       if (batch.isEmpty() || !isRunning() || isStale()) return;

@@ -35,7 +35,7 @@ const JOB_COLUMNS = [
 /**
  * Applies the events of one partition, in log order, in one transaction together with the partition's checkpoint.
  * Events before the checkpoint were applied already (a redelivery after a crash) and are skipped, so applying a
- * batch twice has the effect of applying it once. Returns how many events were new.
+ * batch twice has the effect of applying it once. Returns how many events took their place in the history.
  */
 export async function applyBatch(
   sql: Sql,
@@ -44,42 +44,39 @@ export async function applyBatch(
   events: LoggedEvent[],
   nextOffset: number,
 ): Promise<number> {
+  if (events.length === 0) return withRetry(() => sql.begin((tx) => saveCheckpoint(tx, topic, partition, nextOffset).then(() => 0)));
+  // Lock the jobs in a fixed order so concurrent partitions never deadlock; create the missing ones first so two
+  // partitions touching a new job serialise on its row instead of overwriting each other.
+  const ids = [...new Set(events.map((e) => e.event.job_id))].sort();
+  const eventIds = events.map((e) => e.event.event_id);
   return withRetry(() =>
     sql.begin(async (tx) => {
-      const [checkpoint] = await tx<{ next_offset: number }[]>`
-        select next_offset from projection_checkpoints where topic = ${topic} and partition = ${partition} for update`;
+      // One round trip: the statements are pipelined on the transaction's connection and run in this order.
+      const [[checkpoint], , rows, seenRows] = await Promise.all([
+        tx<{ next_offset: number }[]>`
+          select next_offset from projection_checkpoints where topic = ${topic} and partition = ${partition} for update`,
+        tx`insert into jobs ${tx(ids.map((id) => ({ job_id: id, status: 'queued' })))} on conflict (job_id) do nothing`,
+        tx<JobRow[]>`select * from jobs where job_id in ${tx(ids)} order by job_id for update`,
+        tx<{ event_id: string }[]>`select event_id from job_history where event_id in ${tx(eventIds)}`,
+      ]);
       const from = checkpoint?.next_offset ?? 0;
       if (nextOffset <= from) return 0;
       const fresh = events.filter((e) => e.offset >= from);
-      if (fresh.length === 0) {
-        await saveCheckpoint(tx, topic, partition, nextOffset);
-        return 0;
-      }
-
-      // Lock the jobs in a fixed order so concurrent partitions never deadlock; create the missing ones first
-      // so two partitions touching a new job serialise on its row instead of overwriting each other.
-      const ids = [...new Set(fresh.map((e) => e.event.job_id))].sort();
-      await tx`insert into jobs ${tx(ids.map((id) => ({ job_id: id, status: 'queued' })))} on conflict (job_id) do nothing`;
-      const rows = await tx<JobRow[]>`select * from jobs where job_id in ${tx(ids)} order by job_id for update`;
       const jobs = new Map(rows.map((r) => [r.job_id, normalise(r)]));
-
       // An event written twice (a writer retrying a send that had in fact succeeded) carries the same event id:
       // it takes effect once.
-      const seen = new Set(
-        (
-          await tx<{ event_id: string }[]>`
-            select event_id from job_history where event_id in ${tx(fresh.map((e) => e.event.event_id))}`
-        ).map((r) => r.event_id),
-      );
+      const seen = new Set(seenRows.map((r) => r.event_id));
 
       const history = [];
       const changed = new Set<string>();
+      const touched = new Set<string>();
       for (const { topic: t, partition: p, offset, event } of fresh) {
         if (seen.has(event.event_id)) continue;
         seen.add(event.event_id);
         const before = jobs.get(event.job_id) ?? emptyJob(event.job_id);
         const { job, effective } = evolve(before, event);
         jobs.set(event.job_id, job);
+        touched.add(event.job_id);
         if (effective && (job.status !== before.status || event.type === 'JobQueued')) changed.add(event.job_id);
         history.push({
           event_id: event.event_id,
@@ -97,22 +94,26 @@ export async function applyBatch(
         });
       }
 
-      const updated = [...jobs.values()].map((j) => ({
-        ...j,
-        result: j.result === null ? null : tx.json(j.result as never),
-        error: j.error === null ? null : tx.json(j.error as never),
-      }));
-      await tx`
-        insert into jobs ${tx(updated, ...JOB_COLUMNS)}
-        on conflict (job_id) do update set ${tx.unsafe(JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', '))}`;
-      if (history.length > 0) await tx`insert into job_history ${tx(history)}`;
-      await saveCheckpoint(tx, topic, partition, nextOffset);
+      const updated = [...touched].map((id) => {
+        const j = jobs.get(id)!;
+        return {
+          ...j,
+          result: j.result === null ? null : tx.json(j.result as never),
+          error: j.error === null ? null : tx.json(j.error as never),
+        };
+      });
       // A job becomes visible to its key once its JobQueued is projected; until then there is nothing to announce.
-      for (const id of changed) {
-        const job = jobs.get(id)!;
-        if (job.key_id !== null) await tx`select pg_notify(${JOB_CHANNEL}, ${`${id}:${job.status}`})`;
-      }
-      return fresh.length;
+      const announce = [...changed].map((id) => jobs.get(id)!).filter((j) => j.key_id !== null).map((j) => `${j.job_id}:${j.status}`);
+      await Promise.all([
+        updated.length > 0 &&
+          tx`
+            insert into jobs ${tx(updated, ...JOB_COLUMNS)}
+            on conflict (job_id) do update set ${tx.unsafe(JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', '))}`,
+        history.length > 0 && tx`insert into job_history ${tx(history)}`,
+        saveCheckpoint(tx, topic, partition, nextOffset),
+        announce.length > 0 && tx`select pg_notify(${JOB_CHANNEL}, payload) from unnest(${announce}::text[]) as payload`,
+      ]);
+      return history.length;
     }),
   );
 }

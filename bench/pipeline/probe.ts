@@ -1,0 +1,50 @@
+// Where the time of a sync call goes: from the events' own timestamps. Run: node --import tsx bench/pipeline/probe.ts
+import { resolve } from 'node:path';
+import { startLocalInfra } from '../../infra/local.ts';
+import { Stack } from '../../tests/support/stack.ts';
+import { sampleArticle } from './markdown.ts';
+
+const infra = process.env.BENCH_INFRA ? { env: JSON.parse(process.env.BENCH_INFRA), stop: async () => {} } : await startLocalInfra({
+  stateDir: resolve('.folio/bench'),
+  ports: { kafka: 39092, kafkaController: 39093, registry: 38081, postgres: 35432, s3: 38333 },
+  s3: false,
+  log: () => {},
+});
+const stack = await Stack.start({ infra: infra.env, env: { FOLIO_LOG_LEVEL: 'warn' } });
+try {
+  const key = await stack.createKey('paid');
+  await stack.sql`alter table job_history add column if not exists inserted_at timestamptz default clock_timestamp()`;
+  const markdown = sampleArticle(1500);
+  const totals: number[] = [];
+  const marks: Array<{ start: number; end: number }> = [];
+  for (let i = 0; i < 150; i++) {
+    const t0 = performance.now();
+    const start = Date.now();
+    await stack.request('POST', '/v2/convert', { key, json: { markdown, output: 'html' } });
+    marks.push({ start, end: Date.now() });
+    if (i >= 50) totals.push(performance.now() - t0);
+  }
+  const rows = await stack.sql<{ job_id: string; type: string; t: Date; i: Date }[]>`select job_id, type, occurred_at as t, inserted_at as i from job_history order by occurred_at`;
+  const byJob = new Map<string, Record<string, number>>();
+  for (const r of rows) {
+    const j = byJob.get(r.job_id) ?? {};
+    j[r.type] = new Date(r.t).getTime();
+    j[`${r.type}_projected`] = new Date(r.i).getTime();
+    byJob.set(r.job_id, j);
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const all = [...byJob.values()];
+  const jobs = all.slice(50);
+  console.log({
+    request_to_queued: med(all.slice(50).map((j, i) => j.JobQueued! - marks[i + 50]!.start)),
+    succeeded_to_projected: med(jobs.map((j) => j.JobSucceeded_projected! - j.JobSucceeded!)),
+    queued_to_projected: med(jobs.map((j) => j.JobQueued_projected! - j.JobQueued!)),
+    succeeded_to_answer: med(all.slice(50).map((j, i) => marks[i + 50]!.end - j.JobSucceeded!)),
+    total_p50: med(totals).toFixed(1),
+    queued_to_processing: med(jobs.map((j) => j.JobProcessing! - j.JobQueued!)),
+    processing_to_succeeded: med(jobs.map((j) => j.JobSucceeded! - j.JobProcessing!)),
+  });
+} finally {
+  await stack.stop();
+  await infra.stop();
+}
