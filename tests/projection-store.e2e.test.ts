@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { connect, migrateDatabase, type Database } from '@folio/db';
-import { jobProcessing, jobQueued, jobSucceeded, newJobId } from '@folio/events';
+import { DEFAULT_OPTIONS, jobProcessing, jobQueued, jobSucceeded, newJobId } from '@folio/events';
 import { applyBatch, JOB_CHANNEL } from '@folio/projections';
 import { createDatabase } from '../infra/services/index.ts';
 
-const options = { title: null, source_url: null, page_size: null, css_url: null, header_text: null, header_image_url: null, lang: null, dir: null, include_links: false };
+
 const result = { output: 'text' as const, content: 'x', content_ref: null, file: null, document: { title: '', url: null, site: null, author: null, date: null, excerpt: null, image: null, word_count: 1 } };
 
 describe('applying events to Postgres', () => {
@@ -21,7 +21,7 @@ describe('applying events to Postgres', () => {
   afterAll(() => database?.close());
 
   const queued = (jobId: string) =>
-    jobQueued({ job_id: jobId, request_id: 'r', key_id: '11111111-1111-4111-8111-111111111111', lane: 'sync', output: 'text', input: { kind: 'markdown', text: 'x', ref: null }, options, webhook_url: null, expires_at: new Date(Date.now() + 3600_000).toISOString() });
+    jobQueued({ job_id: jobId, request_id: 'r', key_id: '11111111-1111-4111-8111-111111111111', lane: 'sync', output: 'text', input: { kind: 'markdown', text: 'x', ref: null }, options: DEFAULT_OPTIONS, webhook_url: null, expires_at: new Date(Date.now() + 3600_000).toISOString() });
 
   it('announces a job only once its request is projected, even when its lifecycle arrives first', async () => {
     const jobId = newJobId();

@@ -4,27 +4,17 @@ import multipart from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@folio/logging';
 import type { Db } from '@folio/db';
-import type { ViewContext } from '@folio/job-view';
-import type { NetworkPolicy } from '@folio/network-policy';
 import type { LocalDiskStore } from '@folio/storage';
 import { ApiError, type ParameterProblem } from './errors.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { convertRoutes } from './routes/convert.ts';
+import { convertRoutes, type ConvertRouteOptions } from './routes/convert.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes, type Check } from './routes/health.ts';
-import type { SubmitContext } from './jobs/submit.ts';
-import type { JobWatch } from './jobs/watch.ts';
 import { jobRoutes } from './routes/jobs.ts';
 
-export interface AppOptions {
+export interface AppOptions extends ConvertRouteOptions {
   logger: Logger;
   db: Db;
-  submit: SubmitContext;
-  view: ViewContext;
-  watch: JobWatch;
-  network: NetworkPolicy;
-  publicUrl: string;
-  syncTimeoutMs: number;
   checks: Record<string, Check>;
   /** Set when files live on local disk, so the API serves their signed links. */
   localFiles: LocalDiskStore | null;
@@ -64,14 +54,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await authPlugin(app, { db: options.db });
   await app.register(healthRoutes, { checks: options.checks });
-  await app.register(convertRoutes, {
-    submit: options.submit,
-    view: options.view,
-    watch: options.watch,
-    network: options.network,
-    publicUrl: options.publicUrl,
-    syncTimeoutMs: options.syncTimeoutMs,
-  });
+  await app.register(convertRoutes, options);
   await app.register(jobRoutes, { view: options.view, watch: options.watch });
   if (options.localFiles) await app.register(fileRoutes, { store: options.localFiles });
   return app;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_OPTIONS } from '@folio/events';
 import { convert, ConversionError } from './index.ts';
 
-const options = { title: 'T', source_url: null, page_size: null, css_url: null, header_text: 'Header', header_image_url: null, lang: 'en', dir: 'ltr', include_links: false };
+const options = { ...DEFAULT_OPTIONS, title: 'T', header_text: 'Header', lang: 'en', dir: 'ltr' };
 const md = '# Head\n\nSome **bold** text with a [link](https://example.com).\n\n- [x] done\n- [ ] todo\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n~~gone~~ https://auto.example\n\n```js\nlet x = 1 < 2;\n```\n';
 
 describe('markdown conversion', () => {

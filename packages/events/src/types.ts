@@ -37,6 +37,19 @@ export interface ConversionOptions {
   include_links: boolean;
 }
 
+/** Options when none were sent. */
+export const DEFAULT_OPTIONS: ConversionOptions = Object.freeze({
+  title: null,
+  source_url: null,
+  page_size: null,
+  css_url: null,
+  header_text: null,
+  header_image_url: null,
+  lang: null,
+  dir: null,
+  include_links: false,
+});
+
 export interface ArticleMeta {
   title: string;
   url: string | null;

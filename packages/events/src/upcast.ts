@@ -1,4 +1,4 @@
-import { CURRENT_VERSION, type JobEvent, type JobEventType, type JobQueued } from './types.ts';
+import { CURRENT_VERSION, DEFAULT_OPTIONS, type JobEvent, type JobEventType, type JobQueued } from './types.ts';
 
 /**
  * Upcasting: an event as it was written, in any version, becomes the current shape. Each step takes version n to
@@ -24,17 +24,7 @@ const UPCASTERS: Partial<Record<JobEventType, Record<number, Upcaster>>> = {
         lane: 'sync',
         output: v1.output as JobQueued['output'],
         input: { kind: 'markdown', text: String(v1.markdown), ref: null },
-        options: {
-          title: (v1.title as string | null) ?? null,
-          source_url: null,
-          page_size: null,
-          css_url: null,
-          header_text: null,
-          header_image_url: null,
-          lang: null,
-          dir: null,
-          include_links: false,
-        },
+        options: { ...DEFAULT_OPTIONS, title: (v1.title as string | null) ?? null },
         webhook_url: null,
         expires_at: new Date(Date.parse(occurredAt) + JOB_TTL_V1_MS).toISOString(),
       };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { upcast, UnknownEventError } from './upcast.ts';
-import { CURRENT_VERSION } from './types.ts';
+import { CURRENT_VERSION, DEFAULT_OPTIONS } from './types.ts';
 import { SCHEMAS } from './schemas.ts';
 
 /** A JobQueued as the first release wrote it (fixtures/job-queued.v1.json), read by today's code. */
@@ -21,17 +21,7 @@ describe('upcasting', () => {
       lane: 'sync',
       output: 'html',
       input: { kind: 'markdown', text: '# Written by release 1', ref: null },
-      options: {
-        title: 'Old',
-        source_url: null,
-        page_size: null,
-        css_url: null,
-        header_text: null,
-        header_image_url: null,
-        lang: null,
-        dir: null,
-        include_links: false,
-      },
+      options: { ...DEFAULT_OPTIONS, title: 'Old' },
       webhook_url: null,
       expires_at: '2025-01-03T10:00:00.000Z',
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobFailed, jobProcessing, jobQueued, jobSucceeded, type JobEvent } from '@folio/events';
+import { DEFAULT_OPTIONS, jobFailed, jobProcessing, jobQueued, jobSucceeded, type JobEvent } from '@folio/events';
 import { emptyJob, evolve, type JobRow } from './job.ts';
 
 const JOB = '0190f0f0-0000-7000-8000-000000000001';
@@ -13,7 +13,7 @@ const queued = jobQueued(
     lane: 'async',
     output: 'html',
     input: { kind: 'markdown', text: '# hi', ref: null },
-    options: { title: null, source_url: null, page_size: null, css_url: null, header_text: null, header_image_url: null, lang: null, dir: null, include_links: false },
+    options: DEFAULT_OPTIONS,
     webhook_url: null,
     expires_at: at(0).toISOString(),
   },
