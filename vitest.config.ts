@@ -12,12 +12,15 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Unit tests run first (group 0), the end-to-end tests after them (group 1).
+          sequence: { groupOrder: 0 },
           include: ['packages/**/src/**/*.unit.test.ts', 'apps/**/src/**/*.unit.test.ts'],
         },
       },
       {
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 1 },
           include: ['tests/**/*.e2e.test.ts'],
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 180_000,

@@ -47,15 +47,18 @@ try {
     if (i >= WARMUP) inProcess.push(performance.now() - t0);
   }
   const stack = await Stack.start({ infra: infra.env, env: { FOLIO_LOG_LEVEL: 'warn' } });
-  const key = await stack.createKey('paid');
   const through: number[] = [];
-  for (let i = 0; i < SYNC_REQUESTS + WARMUP; i++) {
-    const t0 = performance.now();
-    const response = await stack.request('POST', '/v2/convert', { key, json: { markdown, output: 'html', title: 'Bench' } });
-    if (response.status !== 200) throw new Error(`sync request failed: ${response.status} ${response.text.slice(0, 200)}`);
-    if (i >= WARMUP) through.push(performance.now() - t0);
+  try {
+    const key = await stack.createKey('paid');
+    for (let i = 0; i < SYNC_REQUESTS + WARMUP; i++) {
+      const t0 = performance.now();
+      const response = await stack.request('POST', '/v2/convert', { key, json: { markdown, output: 'html', title: 'Bench' } });
+      if (response.status !== 200) throw new Error(`sync request failed: ${response.status} ${response.text.slice(0, 200)}`);
+      if (i >= WARMUP) through.push(performance.now() - t0);
+    }
+  } finally {
+    await stack.stop();
   }
-  await stack.stop();
   const latency = {
     folio: { p50: percentile(through, 50), p95: percentile(through, 95) },
     inProcess: { p50: percentile(inProcess, 50), p95: percentile(inProcess, 95) },

@@ -9,6 +9,12 @@ import { createKey, type Plan } from '@folio/keys';
 import { createDatabase, freePort } from '../../infra/services/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Every app process any stack started; killed if this process exits without stopping them (a crashed test run). */
+const spawned = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 export type AppName = 'api' | 'renderer' | 'projector' | 'dispatcher';
 
 export interface AppProcess {
@@ -89,6 +95,8 @@ export class Stack {
       env: { ...process.env, ...this.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    spawned.add(child);
+    child.once('exit', () => spawned.delete(child));
     child.stdout!.pipe(log);
     child.stderr!.pipe(log);
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
