@@ -1,16 +1,29 @@
-import type { Kafka } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 import { allTopics, TOPIC_CONFIG, type Topics } from '@folio/events';
 
-/** Creates the job topics with explicit partition counts and audit-log retention, if they do not exist yet. */
+/**
+ * Creates the job topics with explicit partition counts and audit-log retention, if they do not exist yet, and
+ * returns once every partition has a leader. Several processes start together: the one that finds the topics just
+ * created by another must still wait for their leaders, or its first fetch fails.
+ */
 export async function ensureTopics(kafka: Kafka, topics: Topics, partitions: number): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
     const missing = allTopics(topics).filter((t) => !existing.has(t));
-    if (missing.length === 0) return;
+    if (missing.length > 0) await create(admin, missing, partitions);
+    await waitForLeaders(admin, allTopics(topics));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+async function create(admin: Admin, missing: string[], partitions: number): Promise<void> {
+  try {
     await admin.createTopics({
-      waitForLeaders: true,
+      // kafkajs' own wait gives up on a retriable "unknown topic" answer; waitForLeaders below retries it.
+      waitForLeaders: false,
       topics: missing.map((topic) => ({
         topic,
         numPartitions: partitions,
@@ -21,7 +34,19 @@ export async function ensureTopics(kafka: Kafka, topics: Topics, partitions: num
   } catch (error) {
     // Two processes starting together may both try to create a topic; the loser sees it exists.
     if ((error as { type?: string }).type !== 'TOPIC_ALREADY_EXISTS') throw error;
-  } finally {
-    await admin.disconnect();
+  }
+}
+
+async function waitForLeaders(admin: Admin, names: string[], timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: names });
+      if (topics.length === names.length && topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`topics ${names.join(', ')} have no leaders after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
