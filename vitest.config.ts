@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two kinds of tests, told apart by name:
+ * Three kinds of tests, told apart by name:
  * - `*.unit.test.ts` beside the code: pure functions, no services.
+ * - `*.browser.test.ts` beside the code: one package against a real Chromium.
  * - `tests/**\/*.e2e.test.ts`: the real stack — Kafka, the schema registry,
  *   Postgres, S3 — started once by the project's own infra scripts (tests/support/global-setup.ts).
  */
@@ -19,8 +20,19 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'e2e',
+          name: 'browser',
+          // Tests of one package against a real Chromium (no Kafka or Postgres needed).
           sequence: { groupOrder: 1 },
+          include: ['packages/**/src/**/*.browser.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          maxWorkers: 1,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          sequence: { groupOrder: 2 },
           include: ['tests/**/*.e2e.test.ts'],
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 180_000,

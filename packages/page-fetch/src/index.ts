@@ -1,0 +1,3 @@
+export * from './fetch-page.ts';
+export { BlockedAddressError } from './guarded-agent.ts';
+export { detectCharset } from './charset.ts';
