@@ -59,6 +59,10 @@ describe('fetching pages', () => {
         setTimeout(() => res.end('<p>late</p>'), 5000).unref();
         return;
       }
+      if (path === '/pixel.png') {
+        res.setHeader('content-type', 'image/png');
+        return res.end(Buffer.from('89504e470d0a1a0a', 'hex'));
+      }
       if (path === '/gone') {
         res.statusCode = 404;
         return res.end('nope');
@@ -106,6 +110,14 @@ describe('fetching pages', () => {
     expect(pdf.message).toContain('PDF');
     expect(await failure(fetcher.fetch(`${site.origin}/huge`))).toMatchObject({ code: 'html_too_large' });
     expect(await failure(fetcher.fetch('file:///etc/passwd'))).toMatchObject({ code: 'invalid_parameters' });
+  });
+
+  it('fetches images for embedding under the same rule, and gives null for anything else', async () => {
+    const image = await fetcher.fetchImage(`${site.origin}/pixel.png`);
+    expect(image).toEqual({ data: Buffer.from('89504e470d0a1a0a', 'hex'), contentType: 'image/png' });
+    expect(await fetcher.fetchImage(`${site.origin}/page`)).toBeNull();
+    expect(await fetcher.fetchImage(`${canary.origin}/pixel.png`)).toBeNull();
+    expect(canaryHits).toBe(0);
   });
 
   it('reports a slow, missing or failing page as fetch_failed, retryable', async () => {

@@ -64,7 +64,39 @@ export class PageFetcher {
     this.agent = guardedAgent(options.policy, { connectTimeoutMs: Math.min(5000, this.timeoutMs) });
   }
 
+  /** A web page, decoded in its own charset. */
   async fetch(address: string): Promise<FetchedPage> {
+    const { url, bytes, contentType } = await this.load(address, {
+      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+      maxBytes: this.maxBytes,
+      refuse: (type) => {
+        if (!type || HTML_TYPES.test(type)) return null;
+        const kind = KNOWN_NON_HTML.find(([pattern]) => pattern.test(type))?.[1] ?? `${type.split(';')[0]} content`;
+        return new PageFetchError('parse_failed', `the address is ${kind}, not a web page; only web pages can be converted`, false);
+      },
+    });
+    const charset = detectCharset(contentType, bytes);
+    return { url, html: decode(bytes, charset), charset, bytes: bytes.length };
+  }
+
+  /** An image to embed (docx), under the same network rule; null when it cannot be had. */
+  async fetchImage(address: string, maxBytes = 5 * 1024 * 1024): Promise<{ data: Buffer; contentType: string } | null> {
+    try {
+      const { bytes, contentType } = await this.load(address, {
+        accept: 'image/png,image/jpeg,image/gif,image/*;q=0.8',
+        maxBytes,
+        refuse: (type) => (type && /^image\//i.test(type) ? null : new PageFetchError('parse_failed', 'not an image', false)),
+      });
+      return { data: bytes, contentType: contentType! };
+    } catch {
+      return null;
+    }
+  }
+
+  private async load(
+    address: string,
+    want: { accept: string; maxBytes: number; refuse: (contentType: string | null) => PageFetchError | null },
+  ): Promise<{ url: string; bytes: Buffer; contentType: string | null }> {
     const deadline = AbortSignal.timeout(this.timeoutMs);
     let url = parseHttpUrl(address);
     for (let hop = 0; ; hop++) {
@@ -77,11 +109,7 @@ export class PageFetcher {
           method: 'GET',
           dispatcher: this.agent,
           signal: deadline,
-          headers: {
-            'user-agent': this.userAgent,
-            accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
-            'accept-language': 'en;q=0.9, *;q=0.5',
-          },
+          headers: { 'user-agent': this.userAgent, accept: want.accept, 'accept-language': 'en;q=0.9, *;q=0.5' },
         });
       } catch (error) {
         throw failure(error, url, this.timeoutMs);
@@ -98,25 +126,25 @@ export class PageFetcher {
         const blocked = statusCode === 401 || statusCode === 403 || statusCode === 429;
         throw new PageFetchError('fetch_failed', `the page answered HTTP ${statusCode}${blocked ? ' (the site is blocking)' : ''}`, true);
       }
-      const contentType = headerValue(headers['content-type']);
-      if (contentType && !HTML_TYPES.test(contentType)) {
+      const contentType = headerValue(headers['content-type']) ?? null;
+      const refused = want.refuse(contentType);
+      if (refused) {
         await body.dump().catch(() => {});
-        const kind = KNOWN_NON_HTML.find(([pattern]) => pattern.test(contentType))?.[1] ?? `${contentType.split(';')[0]} content`;
-        throw new PageFetchError('parse_failed', `the address is ${kind}, not a web page; only web pages can be converted`, false);
+        throw refused;
       }
       const declared = Number(headerValue(headers['content-length']) ?? NaN);
-      if (declared > this.maxBytes) {
+      if (declared > want.maxBytes) {
         await body.dump().catch(() => {});
-        throw new PageFetchError('html_too_large', `the page is ${declared} bytes; the limit is ${this.maxBytes}`, false);
+        throw new PageFetchError('html_too_large', `the page is ${declared} bytes; the limit is ${want.maxBytes}`, false);
       }
       const chunks: Buffer[] = [];
       let size = 0;
       try {
         for await (const chunk of body) {
           size += (chunk as Buffer).length;
-          if (size > this.maxBytes) {
+          if (size > want.maxBytes) {
             body.destroy();
-            throw new PageFetchError('html_too_large', `the page is larger than ${this.maxBytes} bytes`, false);
+            throw new PageFetchError('html_too_large', `the page is larger than ${want.maxBytes} bytes`, false);
           }
           chunks.push(chunk as Buffer);
         }
@@ -124,9 +152,7 @@ export class PageFetcher {
         if (error instanceof PageFetchError) throw error;
         throw failure(error, url, this.timeoutMs);
       }
-      const bytes = Buffer.concat(chunks);
-      const charset = detectCharset(contentType ?? null, bytes);
-      return { url: url.href, html: decode(bytes, charset), charset, bytes: bytes.length };
+      return { url: url.href, bytes: Buffer.concat(chunks), contentType };
     }
   }
 
