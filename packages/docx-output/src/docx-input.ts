@@ -1,0 +1,28 @@
+/** A loaded image as the caller's fetcher returns it; `null` means it could not be loaded. */
+export interface FetchedImage {
+  data: Buffer;
+  contentType: string;
+}
+
+/** What a DOCX is built from: an article that extraction and sanitising have already produced. */
+export interface DocxInput {
+  title: string;
+  /** A line above the title. */
+  headerText: string | null;
+  /** Written to the document properties (creator). */
+  author: string | null;
+  /** Shown under the title as a link when given. */
+  sourceUrl: string | null;
+  /** Sanitised article HTML (absolute URLs). */
+  contentHtml: string;
+  pageSize: 'letter' | 'a4';
+  /**
+   * Loads an image for embedding; returns null when it cannot (the image is then left out or replaced by its alt
+   * text). It is only ever called with http(s) addresses; the caller owns the network policy (invariant 7).
+   */
+  fetchImage: (url: string) => Promise<FetchedImage | null>;
+  /** Default 5 MB; larger images are not embedded. */
+  maxImageBytes?: number;
+}
+
+export const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
