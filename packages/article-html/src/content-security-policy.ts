@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+import { ARTICLE_STYLESHEET } from './stylesheet.ts';
+
+/**
+ * The article page's Content-Security-Policy, carried in a `<meta http-equiv>` so it travels with the page (an html
+ * result is handed to users; the pdf renderer loads it with `setContent`).
+ *
+ * Script is forbidden outright (`script-src 'none'`, and `default-src 'none'` for everything not listed: frames,
+ * objects, fetch/XHR/WebSocket, workers, manifests). Forms cannot submit and `<base>` cannot move links. What a
+ * printable article needs stays allowed: images, media and fonts from the network or `data:`, stylesheets from the
+ * network (`css_url` and its `@import`s). Inline styles are limited to the service's own stylesheet by its hash, so
+ * even a `style` element or attribute that slipped into the content would not apply. Which network addresses are
+ * actually reachable is the renderer's boundary to decide (design invariant 7), not the page's.
+ */
+export const ARTICLE_STYLESHEET_HASH = `sha256-${createHash('sha256').update(ARTICLE_STYLESHEET, 'utf8').digest('base64')}`;
+
+export const ARTICLE_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'none'",
+  "object-src 'none'",
+  "frame-src 'none'",
+  "child-src 'none'",
+  "worker-src 'none'",
+  "connect-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  'img-src http: https: data:',
+  'media-src http: https: data:',
+  'font-src http: https: data:',
+  `style-src '${ARTICLE_STYLESHEET_HASH}' http: https:`,
+].join('; ');

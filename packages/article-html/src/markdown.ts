@@ -1,0 +1,94 @@
+import { gfm } from '@joplin/turndown-plugin-gfm';
+import TurndownService from 'turndown';
+import { shapeTables } from './markdown-tables.ts';
+import {
+  bareCodeBlockRule,
+  definitionTermRule,
+  dropImages,
+  escapeHtmlLookalikes,
+  imageRule,
+  linkRule,
+  listItemRule,
+  mathRule,
+  summaryRule,
+} from './markdown-rules.ts';
+import { parseForMarkdown } from './markdown-document.ts';
+
+export interface MarkdownOptions {
+  /** Keep link and image addresses (the interface's `include_links`, default false: links keep only their words). */
+  includeLinks?: boolean;
+}
+
+/** Elements with nothing to say in Markdown: their text would only be noise (an SVG chart's labels, say). */
+const DROPPED: TurndownService.Filter = (node) =>
+  [
+    'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'iframe', 'object', 'embed', 'svg',
+    'canvas', 'audio', 'video', 'button', 'select', 'textarea', 'form', 'dialog',
+  ].includes(node.nodeName.toLowerCase());
+
+function createService(includeLinks: boolean): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    hr: '---',
+    bulletListMarker: '-',
+    codeBlockStyle: 'fenced',
+    fence: '```',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+    linkStyle: 'inlined',
+    // Nothing is ever kept as HTML: what turndown cannot express keeps its text.
+    keepReplacement: (content, node) => ((node as { isBlock?: boolean }).isBlock ? `\n\n${content}\n\n` : content),
+  });
+  service.use(gfm);
+  service.remove(DROPPED);
+  service.addRule('folioLink', linkRule(includeLinks));
+  service.addRule('folioImage', imageRule);
+  service.addRule('folioDefinitionTerm', definitionTermRule);
+  service.addRule('folioListItem', listItemRule);
+  service.addRule('folioBareCodeBlock', bareCodeBlockRule);
+  service.addRule('folioMath', mathRule);
+  service.addRule('folioSummary', summaryRule);
+  service.escape = escapeHtmlLookalikes(service.escape.bind(service));
+  return service;
+}
+
+const services = new Map<boolean, TurndownService>();
+
+function serviceFor(includeLinks: boolean): TurndownService {
+  let service = services.get(includeLinks);
+  if (!service) services.set(includeLinks, (service = createService(includeLinks)));
+  return service;
+}
+
+/**
+ * Tidies turndown's output outside code blocks: no trailing spaces except a hard line break's two, at most one blank
+ * line in a row. Inside fenced code every character is the author's.
+ */
+function tidy(markdown: string): string {
+  const lines = markdown.split('\n');
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of lines) {
+    const opener = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (fence === null) {
+      if (opener) fence = opener[1]!;
+      const trimmed = / {2}$/.test(line) && !/^\s*$/.test(line) ? line.replace(/\s+$/, '  ') : line.replace(/\s+$/, '');
+      if (trimmed === '' && out.length > 0 && out[out.length - 1] === '') continue;
+      out.push(trimmed);
+    } else {
+      if (opener && opener[1]![0] === fence[0] && opener[1]!.length >= fence.length && line.trim() === opener[1]) fence = null;
+      out.push(line);
+    }
+  }
+  return out.join('\n').trim();
+}
+
+/** Article HTML → GitHub-flavoured Markdown (turndown + @joplin/turndown-plugin-gfm: tables, strikethrough, task lists, fenced code). */
+export function htmlToMarkdown(html: string, options: MarkdownOptions = {}): string {
+  const includeLinks = options.includeLinks ?? false;
+  const doc = parseForMarkdown(html);
+  dropImages(doc.body, includeLinks);
+  shapeTables(doc.body);
+  const markdown = tidy(serviceFor(includeLinks).turndown(doc.body));
+  return markdown === '' ? '' : `${markdown}\n`;
+}

@@ -1,0 +1,132 @@
+import createDOMPurify, { type Config, type DOMPurify, type UponSanitizeAttributeHookEvent } from 'dompurify';
+import { DataImageStash } from './data-image-stash.ts';
+import { parseBase, safeSrcset, safeUrl, type UrlKind } from './url-policy.ts';
+import { sharedWindow } from './window.ts';
+
+/**
+ * What survives of untrusted article HTML. Built on DOMPurify's own allow-lists for HTML, SVG and MathML (which also
+ * undo the namespace-confusion mutation-XSS tricks), narrowed for article content:
+ * - nothing that runs, submits, embeds or navigates: no script, no `on*` handlers, no forms or controls (a task-list
+ *   checkbox stays, disabled), no iframe/object/embed/frame, no meta/base/link (DOMPurify never allows those);
+ * - no CSS from the content at all: `<style>` elements and `style` attributes both go. Parsing CSS to keep the
+ *   harmless part is a second sanitiser to get right (`@import`, `url()`, `expression()`, `image-set()`…); the
+ *   service's stylesheet and the user's `css_url` are the only styling, which is what a printable article wants.
+ *   SVG keeps its presentation attributes (`fill`, `stroke`…), so charts keep their colours;
+ * - no SVG animation (`<set>`/`<animate*>` can rewrite an `href` after sanitising) and no SVG filters (`feImage`
+ *   loads what it likes);
+ * - no `data-*` attributes (nothing runs to read them), no `popover`/`hidden`-style attributes that would hide text
+ *   in print, no `loading=lazy` (a lazy image may never load while Chromium prints);
+ * - MathML keeps its `alttext` (the formula as text, used by the Markdown output) and loses its `<annotation>`
+ *   together with the annotation's text: the TeX source would otherwise print next to the rendered formula;
+ * - addresses pass the URL policy in `url-policy.ts` and become absolute against the base URL.
+ */
+const CONFIG: Config = {
+  USE_PROFILES: { html: true, svg: true, mathMl: true },
+  FORBID_TAGS: [
+    'style', 'script', 'noscript', 'template', 'slot', 'shadow', 'content', 'element', 'decorator',
+    'form', 'button', 'select', 'option', 'optgroup', 'datalist', 'textarea', 'output', 'dialog', 'menuitem',
+    'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'portal', 'fencedframe',
+    'meta', 'base', 'link', 'marquee', 'blink',
+    'animate', 'animatecolor', 'animatemotion', 'animatetransform', 'set', 'mpath', 'use', 'foreignobject',
+  ],
+  FORBID_ATTR: [
+    'style', 'is', 'action', 'formaction', 'method', 'enctype', 'ping', 'srcdoc', 'target',
+    'popover', 'popovertarget', 'popovertargetaction', 'command', 'commandfor', 'hidden', 'inert',
+    'nonce', 'integrity', 'crossorigin', 'loading', 'autoplay', 'tabindex', 'usemap', 'draggable',
+  ],
+  ADD_ATTR: ['alttext'],
+  ADD_URI_SAFE_ATTR: ['alttext'],
+  ADD_FORBID_CONTENTS: ['annotation'],
+  ALLOW_DATA_ATTR: false,
+  // DOMPurify's own check, kept as a second line behind `url-policy.ts`: http(s), mailto, tel, or no scheme at all.
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+  KEEP_CONTENT: true,
+};
+
+/** How each address-bearing attribute is judged; `srcset` has its own path. */
+function urlKind(attribute: string, tag: string): UrlKind | null {
+  switch (attribute) {
+    case 'href':
+    case 'xlink:href':
+      return tag === 'image' ? 'image' : 'link';
+    case 'cite':
+      return 'link';
+    case 'src':
+      return tag === 'img' ? 'image' : 'resource';
+    case 'poster':
+    case 'background':
+      return 'image';
+    default:
+      return null;
+  }
+}
+
+/**
+ * The base and the stash of the sanitisation under way. DOMPurify's hooks belong to the instance, not to a call, so
+ * the call's state is set here for the duration of one synchronous `sanitize()`; JavaScript cannot interleave two.
+ */
+let currentBase: URL | null = null;
+let currentStash: DataImageStash | null = null;
+
+function judgeAddress(node: Element, event: UponSanitizeAttributeHookEvent): void {
+  if (currentStash) event.attrValue = currentStash.restoreWhole(event.attrValue);
+  const tag = node.nodeName.toLowerCase();
+  if (event.attrName === 'srcset') {
+    const srcset = safeSrcset(event.attrValue, currentBase);
+    if (srcset === null) event.keepAttr = false;
+    else event.attrValue = srcset;
+    return;
+  }
+  const kind = urlKind(event.attrName, tag);
+  if (kind === null) return;
+  const url = safeUrl(event.attrValue, kind, currentBase);
+  if (url === null) event.keepAttr = false;
+  else event.attrValue = url;
+}
+
+/** Elements that stay but must not act: a checkbox that cannot submit, details that print open. */
+function settle(node: Element): void {
+  switch (node.nodeName) {
+    case 'INPUT':
+      if ((node.getAttribute('type') ?? '').toLowerCase() !== 'checkbox') node.remove();
+      else {
+        for (const name of ['name', 'value', 'form', 'list', 'required', 'autofocus', 'readonly']) node.removeAttribute(name);
+        node.setAttribute('disabled', '');
+      }
+      return;
+    case 'DETAILS':
+      node.setAttribute('open', '');
+      return;
+  }
+}
+
+let purifier: DOMPurify | undefined;
+
+function sharedPurifier(): DOMPurify {
+  if (purifier) return purifier;
+  const instance = createDOMPurify(sharedWindow() as unknown as Parameters<typeof createDOMPurify>[0]);
+  instance.addHook('uponSanitizeAttribute', judgeAddress);
+  instance.addHook('afterSanitizeAttributes', settle);
+  purifier = instance;
+  return instance;
+}
+
+export interface SanitizeOptions {
+  /** The page the HTML came from (`source_url`): relative addresses become absolute against it. http(s) only. */
+  baseUrl?: string | null;
+}
+
+/** Removes scripts and anything unsafe (DOMPurify over jsdom) and makes links absolute against baseUrl. */
+export function sanitizeHtml(html: string, options: SanitizeOptions = {}): string {
+  const purify = sharedPurifier();
+  const stash = new DataImageStash();
+  const stashed = stash.stash(html);
+  currentBase = parseBase(options.baseUrl);
+  currentStash = stash;
+  try {
+    return stash.restoreAll(purify.sanitize(stashed, CONFIG));
+  } finally {
+    currentBase = null;
+    currentStash = null;
+  }
+}
