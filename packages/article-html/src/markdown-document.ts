@@ -1,3 +1,4 @@
+/// <reference path="./domino.d.ts" />
 import domino from '@mixmark-io/domino';
 
 /**
