@@ -249,9 +249,54 @@ function ensureService(svc) {
 // ---------------------------------------------------------------------------------------------------------------
 // Chromium
 
+/** Debian packages the pdf renderer needs: the headless shell, fonts for Latin, Cyrillic, Greek (noto-core, noto-ui-core),
+ * Arabic and Hebrew (noto-core), CJK (noto-cjk) and emoji, and poppler-utils (pdftotext/pdfinfo/pdfimages for tests). */
+const CHROMIUM_PACKAGES = ['chromium-headless-shell', 'fonts-noto-core', 'fonts-noto-cjk', 'fonts-noto-color-emoji',
+  'fonts-noto-ui-core', 'poppler-utils'];
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+
+/** The packages of `names` that dpkg does not report as installed (one dpkg-query call: fast when all are there). */
+function missingDebianPackages(names) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Abbrev}\n', ...names], { encoding: 'utf8' });
+  if (r.error) return names; // no dpkg: let the install step explain
+  const installed = new Set(r.stdout.split('\n').filter((l) => /^\S+ ii/.test(l)).map((l) => l.split(' ')[0]));
+  return names.filter((n) => !installed.has(n));
+}
+
+/** Chromium's headless shell and fonts from Debian, installed once; CHROMIUM_PATH names a browser of one's own instead. */
 function installChromium() {
-  // TODO: apt-get install -y chromium-headless-shell (+ fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji) when
-  // /usr/lib/chromium/chromium-headless-shell is missing; see docs / infra-notes "Chromium". No-op for now.
+  if (process.env.CHROMIUM_PATH?.trim()) {
+    say(`CHROMIUM_PATH is set (${process.env.CHROMIUM_PATH}): not installing chromium-headless-shell or fonts`);
+    return;
+  }
+  const missing = missingDebianPackages(CHROMIUM_PACKAGES);
+  if (missing.length === 0 && fs.existsSync(HEADLESS_SHELL)) return;
+  const wanted = missing.length ? missing : ['chromium-headless-shell'];
+  if (!onPath('apt-get')) {
+    fail(`missing ${wanted.join(', ')} and there is no apt-get: install Chromium's headless shell and Noto fonts, ` +
+      'then set CHROMIUM_PATH to the browser binary');
+  }
+  const asRoot = typeof process.getuid !== 'function' || process.getuid() === 0;
+  const sudo = asRoot ? [] : onPath('sudo') ? ['sudo', '-n'] : undefined;
+  if (!sudo) fail(`missing ${wanted.join(', ')}: run as root (apt-get install) or set CHROMIUM_PATH`);
+  // `env` carries DEBIAN_FRONTEND through sudo, which would drop it from the environment.
+  const apt = (args) => {
+    const cmd = [...sudo, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args];
+    run(cmd[0], cmd.slice(1));
+  };
+  const t0 = Date.now();
+  try {
+    say(`installing ${wanted.join(', ')}: apt-get update`);
+    apt(['update', '-q', '-o', 'DPkg::Lock::Timeout=300']);
+    say(`apt-get install ${wanted.join(' ')}`);
+    // Installed but its binary gone: only --reinstall puts the file back.
+    const reinstall = missing.length ? [] : ['--reinstall'];
+    apt(['install', '-y', '-q', '-o', 'DPkg::Lock::Timeout=300', '--no-install-recommends', ...reinstall, ...wanted]);
+  } catch (err) {
+    fail(`installing Chromium and fonts failed: ${err.message}`);
+  }
+  if (!fs.existsSync(HEADLESS_SHELL)) fail(`${HEADLESS_SHELL} is still missing after apt-get install`);
+  say(`installed Chromium headless shell and fonts (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

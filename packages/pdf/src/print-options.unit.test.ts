@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { chromiumArgs } from './chromium.ts';
+import { pageSizeOf, printOptions } from './print-options.ts';
+
+describe('print options', () => {
+  it('maps the page size, any case, and refuses others', () => {
+    expect(pageSizeOf('A4')).toBe('a4');
+    expect(pageSizeOf('Letter')).toBe('letter');
+    expect(() => pageSizeOf('legal')).toThrow(RangeError);
+    expect(printOptions('a4', 1000).format).toBe('A4');
+    expect(printOptions('letter', 1000).format).toBe('Letter');
+  });
+
+  it('numbers pages in a footer, with no header and the service’s own page size', () => {
+    const options = printOptions('letter', 1234);
+    expect(options.displayHeaderFooter).toBe(true);
+    expect(options.footerTemplate).toContain('class="pageNumber"');
+    expect(options.footerTemplate).toContain('class="totalPages"');
+    expect(options.headerTemplate).not.toContain('title'); // Chromium's default header prints title and date
+    expect(options.preferCSSPageSize).toBe(false);
+    expect(options.timeout).toBe(1234);
+    expect(parseFloat(String(options.margin?.bottom))).toBeGreaterThan(10); // room for the footer
+  });
+});
+
+describe('Chromium flags', () => {
+  it('send every connection, loopback included, through the egress proxy, and resolve no name inside Chromium', () => {
+    const args = chromiumArgs(4321);
+    expect(args).toContain('--proxy-server=http://127.0.0.1:4321');
+    expect(args).toContain('--proxy-bypass-list=<-loopback>');
+    expect(args).toContain('--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1');
+    expect(args).toEqual(expect.arrayContaining(['--disable-gpu', '--disable-quic', '--disable-component-update', '--disable-background-networking']));
+  });
+});

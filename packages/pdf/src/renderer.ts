@@ -1,0 +1,201 @@
+import { NetworkPolicy } from '@folio/network-policy';
+import { TimeoutError } from 'puppeteer-core';
+import { BrowserHost } from './browser-host.ts';
+import { defaultExecutablePath, launchChromium } from './chromium.ts';
+import { EgressProxy, type EgressDecision } from './egress-proxy.ts';
+import { BrowserLaunchError, RenderCrashedError, RendererClosedError, RenderFailedError, RenderTimeoutError } from './errors.ts';
+import { pageSizeOf, printOptions, type PageSize } from './print-options.ts';
+import { closePrintPage, openPrintPage, type PrintPage } from './print-page.ts';
+import { PoolClosedError, WarmPool, type Lease } from './warm-pool.ts';
+
+export interface PdfOptions {
+  pageSize: PageSize;
+  /** The whole budget of one render, waiting for a free page included (default 20 s). */
+  timeoutMs?: number;
+}
+
+export interface PdfRendererOptions {
+  /** Default: CHROMIUM_PATH, else /usr/lib/chromium/chromium-headless-shell, else /usr/lib/chromium/chromium. */
+  executablePath?: string;
+  /** Warm pages kept, and so renders at once (default 4; more only adds latency and memory on 2 cores). */
+  pages?: number;
+  /** Renders before a page is replaced (default 200). */
+  recycleAfter?: number;
+  /** FOLIO_ALLOW_PRIVATE_HOSTS entries (exact hosts, addresses, CIDR ranges) Chromium may reach although private. */
+  allowPrivateHosts?: string[];
+  /** Sees each connection the network boundary refused (for logs and metrics). */
+  onRefused?: (decision: EgressDecision) => void;
+}
+
+export const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** One render's input and its time budget. */
+interface Job {
+  html: string;
+  pageSize: PageSize;
+  timeoutMs: number;
+  deadline: number;
+  budget: AbortSignal;
+}
+
+/**
+ * Chromium died under a render: its tab crashed or the whole browser went away. Either may be another document's
+ * doing (a tab that crashed while idle, a browser brought down by a neighbour) or the system's (OOM killer), so the
+ * render is tried once more on a fresh tab; a document that crashes Chromium again fails with RenderCrashedError.
+ */
+class ChromiumLostError extends Error {
+  constructor(readonly what: 'tab' | 'browser', cause: unknown) {
+    super(`Chromium's ${what} went away`, { cause });
+  }
+}
+
+/**
+ * HTML to PDF with warm Chromium pages behind a network boundary. Every connection Chromium makes goes through an
+ * in-process egress proxy that refuses private addresses after resolving names itself; pages run without JavaScript
+ * and may load only http(s) and data: URLs. Pages are kept warm, replaced after `recycleAfter` renders or when they
+ * crash; a browser that dies is restarted. A render that loses its tab or browser is tried once more on a fresh tab,
+ * so a crash fails at most the render that keeps causing it.
+ */
+export class PdfRenderer {
+  private readonly executablePath: string;
+  private readonly proxy: EgressProxy;
+  private readonly host: BrowserHost;
+  private readonly pool: WarmPool<PrintPage>;
+  private starting?: Promise<void>;
+  private closing?: Promise<void>;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(options: PdfRendererOptions = {}) {
+    this.executablePath = options.executablePath ?? defaultExecutablePath();
+    this.proxy = new EgressProxy({ policy: new NetworkPolicy(options.allowPrivateHosts ?? []), onRefused: options.onRefused });
+    this.host = new BrowserHost(
+      () => launchChromium({ executablePath: this.executablePath, proxyPort: this.proxy.port }),
+      () => this.pool.refreshIdle(),
+    );
+    this.pool = new WarmPool<PrintPage>(
+      {
+        create: async () => openPrintPage(await this.host.browser(), () => this.pool.refreshIdle()),
+        destroy: closePrintPage,
+        usable: (p) => !p.crashed && !p.page.isClosed() && this.host.isLive(p.browser),
+      },
+      { size: options.pages ?? 4, recycleAfter: options.recycleAfter ?? 200 },
+    );
+  }
+
+  /** Starts the proxy and Chromium and warms the pages; a missing browser fails here (BrowserLaunchError). */
+  start(): Promise<void> {
+    if (this.closing) return Promise.reject(new RendererClosedError());
+    this.starting ??= (async () => {
+      await this.proxy.listen();
+      await this.pool.warm();
+    })().catch((err: unknown) => {
+      this.starting = undefined; // the next call tries again (e.g. after Chromium was installed)
+      throw err;
+    });
+    return this.starting;
+  }
+
+  /**
+   * Prints a complete, already-sanitised page. Rejects with RenderTimeoutError past the budget, RenderCrashedError,
+   * BrowserLaunchError, RendererClosedError, or RenderFailedError (anything else Chromium said, as its cause).
+   */
+  async render(html: string, options: PdfOptions): Promise<Buffer> {
+    if (this.closing) throw new RendererClosedError();
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const job: Job = { html, pageSize: pageSizeOf(options.pageSize), timeoutMs, deadline: Date.now() + timeoutMs, budget: AbortSignal.timeout(timeoutMs) };
+    const work = (async () => {
+      await this.start();
+      try {
+        return await this.renderOnce(job, false);
+      } catch (err) {
+        if (!(err instanceof ChromiumLostError) || job.budget.aborted) throw err;
+        // On a new tab: a warm one may have died in the same incident without Chromium having said so yet.
+        return await this.renderOnce(job, true).catch((again: unknown) => {
+          if (!(again instanceof ChromiumLostError)) throw again;
+          throw new RenderCrashedError(`Chromium's ${again.what} crashed twice while rendering this document`, { cause: again.cause });
+        });
+      }
+    })();
+    this.inFlight.add(work);
+    try {
+      return await withBudget(work, job.budget, timeoutMs);
+    } catch (err) {
+      throw typed(err);
+    } finally {
+      this.inFlight.delete(work);
+    }
+  }
+
+  /** Refuses new renders, lets the ones under way finish (each within its budget), then stops Chromium and the proxy. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.allSettled([...this.inFlight]);
+      await this.starting?.catch(() => {});
+      await this.pool.close();
+      await this.host.close();
+      await this.proxy.close();
+    })();
+    return this.closing;
+  }
+
+  private async renderOnce(job: Job, fresh: boolean): Promise<Buffer> {
+    const lease = await this.pool.acquire({ signal: job.budget, fresh });
+    let broken = true;
+    try {
+      const { page, crash } = lease.resource;
+      const print = (async () => {
+        await page.setContent(job.html, { waitUntil: 'load', timeout: remaining(job.deadline) });
+        return Buffer.from(await page.pdf(printOptions(job.pageSize, remaining(job.deadline))));
+      })();
+      print.catch(() => {}); // when the budget or a crash wins the race, the page is discarded and this fails late
+      const pdf = await Promise.race([print, crash, aborted(job.budget)]);
+      broken = false;
+      return pdf;
+    } catch (err) {
+      throw this.explain(err, lease, job);
+    } finally {
+      this.pool.release(lease, broken);
+    }
+  }
+
+  /** Why a render failed: out of time, or Chromium lost under it (worth one more try), or the error itself. */
+  private explain(err: unknown, lease: Lease<PrintPage>, job: Job): unknown {
+    // Puppeteer's own timers run to the same deadline and may fire a moment before the budget's.
+    if (job.budget.aborted || err instanceof TimeoutError) return new RenderTimeoutError(job.timeoutMs);
+    const { crashed, browser } = lease.resource;
+    if (crashed) return new ChromiumLostError('tab', crashed);
+    if (!this.host.isLive(browser)) return new ChromiumLostError('browser', err);
+    return err;
+  }
+}
+
+const TYPED = [RenderTimeoutError, RenderCrashedError, BrowserLaunchError, RendererClosedError, RenderFailedError];
+
+/** Every failure as one of the package's errors, so callers can map them to job errors without guessing. */
+function typed(err: unknown): Error {
+  if (err instanceof PoolClosedError) return new RendererClosedError();
+  if (TYPED.some((type) => err instanceof type)) return err as Error;
+  return new RenderFailedError({ cause: err });
+}
+
+function remaining(deadline: number): number {
+  return Math.max(1, deadline - Date.now());
+}
+
+/** A promise that rejects when the budget runs out. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+/** The render's own result, unless the budget runs out first: then RenderTimeoutError, whatever the work was doing. */
+async function withBudget<T>(work: Promise<T>, budget: AbortSignal, timeoutMs: number): Promise<T> {
+  try {
+    return await Promise.race([work, aborted(budget)]);
+  } catch (err) {
+    if (budget.aborted) throw new RenderTimeoutError(timeoutMs);
+    throw err;
+  }
+}
