@@ -43,7 +43,7 @@ try {
   const inProcess: number[] = [];
   for (let i = 0; i < SYNC_REQUESTS + WARMUP; i++) {
     const t0 = performance.now();
-    convert({ input: { kind: 'markdown', text: markdown }, output: 'html', options });
+    await convert({ input: { kind: 'markdown', text: markdown }, output: 'html', options });
     if (i >= WARMUP) inProcess.push(performance.now() - t0);
   }
   const stack = await Stack.start({ infra: infra.env, env: { FOLIO_LOG_LEVEL: 'warn' } });

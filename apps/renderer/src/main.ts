@@ -1,7 +1,9 @@
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { EventPublisher } from '@folio/event-log';
 import { connectEventLog, prepareTopics, runService } from '@folio/service';
 import { createBlobStore } from '@folio/storage';
+import { ConversionPool } from '@folio/conversion';
+import { PdfRenderer } from '@folio/pdf';
 import { startLane } from './lane.ts';
 import { RenderSlots } from './slots.ts';
 
@@ -10,7 +12,15 @@ await runService('renderer', async ({ config, logger }) => {
   await prepareTopics(config, log);
   const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
   await publisher.connect();
+  const pdf = new PdfRenderer({ executablePath: config.chromiumPath, allowPrivateHosts: config.allowPrivateHosts });
+  await pdf.start();
+  const pool = new ConversionPool({
+    size: Math.min(config.renderConcurrency, availableParallelism()),
+    allowPrivateHosts: config.allowPrivateHosts,
+  });
+  await pool.ready();
   const render = {
+    engine: { pool, pdf },
     publisher,
     store: createBlobStore(config),
     worker: `${hostname()}/${process.pid}`,
@@ -42,7 +52,7 @@ await runService('renderer', async ({ config, logger }) => {
     async stop() {
       // Disconnecting waits for the jobs in hand to finish and commits their offsets.
       await Promise.all(lanes.map((l) => l.stop()));
-      await publisher.disconnect();
+      await Promise.allSettled([publisher.disconnect(), pdf.close(), pool.close()]);
     },
   };
 });

@@ -1,4 +1,5 @@
-import { convert, ConversionError, type Conversion } from '@folio/conversion';
+import { ConversionError, print, type ConversionPool } from '@folio/conversion';
+import type { PdfRenderer } from '@folio/pdf';
 import {
   jobFailed,
   jobProcessing,
@@ -13,6 +14,8 @@ import type { Logger } from '@folio/logging';
 import type { BlobStore } from '@folio/storage';
 
 export interface RenderContext {
+  /** The CPU-bound part of conversions runs in worker threads; the browser stays in this thread. */
+  engine: { pool: ConversionPool; pdf: PdfRenderer };
   publisher: EventPublisher;
   store: BlobStore;
   worker: string;
@@ -93,9 +96,14 @@ async function produce(ctx: RenderContext, job: JobQueued): Promise<JobResult> {
   const text = job.input.text ?? (await ctx.store.get(job.input.ref!.key)).toString('utf8');
   if (ctx.faults.renderDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.faults.renderDelayMs));
   if (ctx.faults.throwOnMarker && text.includes(ctx.faults.throwOnMarker)) throw new Error('injected fault: poison input');
-  const conversion: Conversion = convert({ input: { kind: job.input.kind, text }, output: job.output, options: job.options });
+  const prepared = await ctx.engine.pool.prepare({ input: { kind: job.input.kind, text }, output: job.output, options: job.options });
+  const conversion = prepared.kind === 'print' ? await print(prepared, ctx.engine.pdf) : prepared;
   const result: JobResult = { output: conversion.output, content: null, content_ref: null, file: null, document: conversion.document };
-  if (Buffer.byteLength(conversion.content) > ctx.claimCheckBytes) {
+  if (conversion.kind === 'file') {
+    // Stored under a key made from the job id: a retried or redelivered job overwrites its own file, nothing else.
+    const stored = await ctx.store.put(`files/${job.job_id}.${conversion.output}`, conversion.bytes, conversion.contentType);
+    result.file = { key: stored.key, size_bytes: stored.size, content_type: stored.content_type, stored_at: new Date().toISOString() };
+  } else if (Buffer.byteLength(conversion.content) > ctx.claimCheckBytes) {
     result.content_ref = await ctx.store.put(`results/${job.job_id}/content`, conversion.content, contentTypeOf(conversion.output));
   } else {
     result.content = conversion.content;
@@ -103,7 +111,7 @@ async function produce(ctx: RenderContext, job: JobQueued): Promise<JobResult> {
   return result;
 }
 
-function contentTypeOf(output: Conversion['output']): string {
+function contentTypeOf(output: 'html' | 'text' | 'markdown' | 'json'): string {
   return output === 'html' ? 'text/html; charset=utf-8' : output === 'json' ? 'application/json' : 'text/plain; charset=utf-8';
 }
 

@@ -1,8 +1,11 @@
+import { articlePage, htmlToMarkdown } from '@folio/article-html';
+import { buildDocx } from '@folio/docx-output';
 import type { ArticleMeta, ConversionOptions, InputKind, Output } from '@folio/events';
+import { htmlToText } from '@folio/extraction';
+import type { PageFetcher } from '@folio/page-fetch';
+import { RenderTimeoutError, type PdfRenderer } from '@folio/pdf';
+import { articleFrom, type Article } from './article.ts';
 import { ConversionError } from './errors.ts';
-import { markdownToHtml } from './markdown.ts';
-import { articlePage } from './page.ts';
-import { countWords, htmlToText } from './text.ts';
 
 export interface ConversionRequest {
   input: { kind: InputKind; text: string };
@@ -11,48 +14,116 @@ export interface ConversionRequest {
 }
 
 export type Conversion =
-  | { kind: 'content'; output: 'html' | 'text' | 'markdown'; content: string; document: ArticleMeta }
-  | { kind: 'json'; output: 'json'; content: string; document: ArticleMeta };
+  | { kind: 'content'; output: 'html' | 'text' | 'markdown' | 'json'; content: string; document: ArticleMeta }
+  | { kind: 'file'; output: 'pdf' | 'docx'; bytes: Buffer; contentType: string; document: ArticleMeta };
 
-/** What this engine converts today; anything else is refused at the door with invalid_parameters. */
-export const SUPPORTED = {
-  inputs: ['markdown'] as readonly InputKind[],
-  outputs: ['html', 'text', 'markdown', 'json'] as readonly Output[],
-};
+/** What `prepare` leaves for the browser: the printable page of a pdf job. */
+export type Printable = { kind: 'print'; output: 'pdf'; html: string; pageSize: 'letter' | 'a4'; document: ArticleMeta };
 
-export function convert(request: ConversionRequest): Conversion {
-  const { input, output, options } = request;
-  if (!SUPPORTED.inputs.includes(input.kind)) {
-    throw new ConversionError('invalid_parameters', `${input.kind} input is not supported yet`);
+/** What the engine needs from outside: the network (through the private-network rule) and a browser for pdf. */
+export interface EngineDeps {
+  fetcher?: PageFetcher;
+  pdf?: PdfRenderer;
+}
+
+export const CONTENT_TYPES = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+} as const;
+
+/** Every input to every output. */
+export async function convert(request: ConversionRequest, deps: EngineDeps = {}): Promise<Conversion> {
+  const prepared = await prepare(request, deps);
+  return prepared.kind === 'print' ? print(prepared, deps.pdf) : prepared;
+}
+
+/** Prints a prepared page to pdf in the browser. */
+export async function print(page: Printable, pdf: PdfRenderer | undefined): Promise<Conversion> {
+  if (!pdf) throw new ConversionError('render_failed', 'this engine was built without a browser', true);
+  try {
+    const bytes = await pdf.render(page.html, { pageSize: page.pageSize });
+    return { kind: 'file', output: 'pdf', bytes, contentType: CONTENT_TYPES.pdf, document: page.document };
+  } catch (error) {
+    if (error instanceof RenderTimeoutError) throw new ConversionError('render_timeout', error.message, true);
+    throw error;
   }
-  const fragment = markdownToHtml(input.text);
-  const text = htmlToText(fragment);
-  const title = options.title ?? '';
-  const document: ArticleMeta = {
-    title,
-    url: null,
-    site: null,
-    author: null,
-    date: null,
-    excerpt: text.slice(0, 200) || null,
-    image: null,
-    word_count: countWords(text),
-  };
+}
+
+/**
+ * Everything of a conversion that is not the browser's: fetching, extraction, sanitising and every output but
+ * pdf, for which it returns the printable page. This is the CPU-bound part; the renderer runs it in worker threads.
+ */
+export async function prepare(request: ConversionRequest, deps: EngineDeps = {}): Promise<Conversion | Printable> {
+  const { input, output, options } = request;
+  const article = await articleFrom(input, options, deps.fetcher);
+  const document = metaOf(article);
+  const includeLinks = options.include_links;
   switch (output) {
     case 'html':
-      return { kind: 'content', output, content: articlePage(title, fragment, options), document };
-    case 'text':
-      return { kind: 'content', output, content: title ? `${title}\n\n${text}` : text, document };
-    case 'markdown':
-      return { kind: 'content', output, content: title ? `# ${title}\n\n${input.text}` : input.text, document };
+      return { kind: 'content', output, content: page(article, options), document };
+    case 'markdown': {
+      const body = htmlToMarkdown(article.contentHtml, { includeLinks });
+      return { kind: 'content', output, content: article.title ? `# ${article.title}\n\n${body}` : body, document };
+    }
+    case 'text': {
+      const body = htmlToText(article.contentHtml, { includeLinks });
+      return { kind: 'content', output, content: article.title ? `${article.title}\n\n${body}` : body, document };
+    }
     case 'json':
       return {
-        kind: 'json',
+        kind: 'content',
         output,
-        content: JSON.stringify({ ...document, content_html: fragment, content_markdown: input.text }),
+        content: JSON.stringify({
+          ...document,
+          content_html: article.contentHtml,
+          content_markdown: htmlToMarkdown(article.contentHtml, { includeLinks: true }),
+        }),
         document,
       };
-    default:
-      throw new ConversionError('invalid_parameters', `${output} output is not supported yet`);
+    case 'pdf':
+      return { kind: 'print', output, html: page(article, options), pageSize: pageSizeOf(options), document };
+    case 'docx': {
+      const bytes = await buildDocx({
+        title: article.title,
+        headerText: options.header_text,
+        author: article.author,
+        sourceUrl: article.url,
+        contentHtml: article.contentHtml,
+        pageSize: pageSizeOf(options),
+        fetchImage: (url) => deps.fetcher?.fetchImage(url) ?? Promise.resolve(null),
+      });
+      return { kind: 'file', output, bytes, contentType: CONTENT_TYPES.docx, document };
+    }
   }
+}
+
+function page(article: Article, options: ConversionOptions): string {
+  return articlePage({
+    title: article.title,
+    contentHtml: article.contentHtml,
+    sourceUrl: article.url,
+    headerText: options.header_text,
+    headerImageUrl: options.header_image_url,
+    cssUrl: options.css_url,
+    lang: options.lang ?? article.lang,
+    dir: (options.dir as 'ltr' | 'rtl' | null) ?? article.dir,
+    meta: { author: article.author, date: article.date, site: article.site },
+  });
+}
+
+function pageSizeOf(options: ConversionOptions): 'letter' | 'a4' {
+  return options.page_size === 'a4' ? 'a4' : 'letter';
+}
+
+function metaOf(article: Article): ArticleMeta {
+  return {
+    title: article.title,
+    url: article.url,
+    site: article.site,
+    author: article.author,
+    date: article.date,
+    excerpt: article.excerpt,
+    image: article.image,
+    word_count: article.wordCount,
+  };
 }

@@ -1,41 +1,77 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '@folio/events';
-import { convert, ConversionError } from './index.ts';
+import { convert, ConversionError, isHomepage } from './index.ts';
 
 const options = { ...DEFAULT_OPTIONS, title: 'T', header_text: 'Header', lang: 'en', dir: 'ltr' };
-const md = '# Head\n\nSome **bold** text with a [link](https://example.com).\n\n- [x] done\n- [ ] todo\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n~~gone~~ https://auto.example\n\n```js\nlet x = 1 < 2;\n```\n';
+const md = '# Head\n\nSome **bold** text with a [link](https://example.com).\n\n- [x] done\n- [ ] todo\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n~~gone~~ https://auto.example\n\n```js\nlet x = 1 < 2;\n```\n\n<script>alert(1)</script><img src=x onerror="alert(2)">\n';
+const markdown = (output: 'html' | 'text' | 'markdown' | 'json', extra = {}) =>
+  convert({ input: { kind: 'markdown', text: md }, output, options: { ...options, ...extra } });
 
-describe('markdown conversion', () => {
-  it('renders GitHub-flavoured markdown into a script-free article page', () => {
-    const result = convert({ input: { kind: 'markdown', text: md }, output: 'html', options });
-    expect(result.content).toMatch(/^<!DOCTYPE html>\n<html lang="en" dir="ltr">/);
-    expect(result.content).toContain('<h1>T</h1>');
-    expect(result.content).toContain('<p class="folio-header">Header</p>');
+describe('conversion of supplied markdown and html (no network needed)', () => {
+  it('renders GitHub-flavoured markdown into a script-free article page', async () => {
+    const result = await markdown('html');
+    expect(result.kind).toBe('content');
+    if (result.kind !== 'content') return;
+    expect(result.content).toMatch(/<html[^>]* lang="en"/);
+    expect(result.content).toMatch(/<html[^>]* dir="ltr"/);
+    expect(result.content).toContain('>T</h1>');
+    expect(result.content).toContain('Header');
     expect(result.content).toContain('<table>');
     expect(result.content).toContain('<del>gone</del>');
-    expect(result.content).toContain('type="checkbox"');
-    expect(result.content).toContain('<a href="https://auto.example">');
     expect(result.content).toContain('let x = 1 &lt; 2;');
+    expect(result.content).not.toMatch(/<script|onerror|alert\(/i);
     expect(result.document).toMatchObject({ title: 'T', word_count: expect.any(Number) });
   });
 
-  it('renders readable text with bullets and no markup', () => {
-    const result = convert({ input: { kind: 'markdown', text: md }, output: 'text', options });
-    expect(result.content.startsWith('T\n\nHead\n\nSome bold text with a link.')).toBe(true);
-    expect(result.content).toContain('• [x] done\n• [ ] todo');
-    expect(result.content).toContain('a\tb');
-    expect(result.content).not.toMatch(/<[a-z]/);
-    expect(result.content).toContain('let x = 1 < 2;');
+  it('renders readable text and markdown, with and without link addresses', async () => {
+    const text = await markdown('text');
+    if (text.kind !== 'content') throw new Error('expected content');
+    expect(text.content.startsWith('T\n\nHead\n\nSome bold text with a link.')).toBe(true);
+    expect(text.content).not.toMatch(/<[a-z]/);
+    const linked = await markdown('text', { include_links: true });
+    if (linked.kind !== 'content') throw new Error('expected content');
+    expect(linked.content).toContain('https://example.com');
+
+    const md2 = await markdown('markdown');
+    if (md2.kind !== 'content') throw new Error('expected content');
+    expect(md2.content).toMatch(/^# T\n\n# Head/);
+    expect(md2.content).toMatch(/\| a +\| b +\|/);
+    expect(md2.content).not.toContain('https://example.com');
   });
 
-  it('returns the article document for json', () => {
-    const result = convert({ input: { kind: 'markdown', text: '# A\n\nb c' }, output: 'json', options: { ...options, title: null } });
+  it('returns the article document for json', async () => {
+    const result = await convert({ input: { kind: 'markdown', text: '# A\n\nb c' }, output: 'json', options: DEFAULT_OPTIONS });
+    if (result.kind !== 'content') throw new Error('expected content');
     const doc = JSON.parse(result.content);
-    expect(doc).toMatchObject({ content_markdown: '# A\n\nb c', word_count: 3 });
     expect(doc.content_html).toContain('<h1>A</h1>');
+    expect(doc.content_markdown).toContain('# A');
+    expect(doc.word_count).toBe(3);
   });
 
-  it('refuses what it cannot convert yet', () => {
-    expect(() => convert({ input: { kind: 'url', text: 'https://example.com' }, output: 'html', options })).toThrow(ConversionError);
+  it('treats supplied html as the article body: sanitised, links resolved against source_url', async () => {
+    const result = await convert({
+      input: { kind: 'html', text: '<p>Read <a href="/more">more</a></p><script>x()</script><p onclick="y()">Second</p>' },
+      output: 'html',
+      options: { ...DEFAULT_OPTIONS, source_url: 'https://news.example/a/b', title: 'Given' },
+    });
+    if (result.kind !== 'content') throw new Error('expected content');
+    expect(result.content).toContain('href="https://news.example/more"');
+    expect(result.content).not.toMatch(/<script|onclick/);
+    expect(result.document).toMatchObject({ title: 'Given', url: 'https://news.example/a/b', site: 'news.example' });
+  });
+
+  it('detects right-to-left text', async () => {
+    const result = await convert({ input: { kind: 'markdown', text: 'مرحبا بالعالم هذا نص عربي طويل بما يكفي للكشف' }, output: 'html', options: DEFAULT_OPTIONS });
+    if (result.kind !== 'content') throw new Error('expected content');
+    expect(result.content).toMatch(/<html[^>]* dir="rtl"/);
+  });
+
+  it('refuses front pages, and pdf without a browser', async () => {
+    expect(isHomepage('https://example.com/')).toBe(true);
+    expect(isHomepage('https://example.com/index.html')).toBe(true);
+    expect(isHomepage('https://example.com/2024/05/story')).toBe(false);
+    expect(isHomepage('https://example.com/?p=12')).toBe(false);
+    await expect(convert({ input: { kind: 'url', text: 'https://example.com/' }, output: 'text', options: DEFAULT_OPTIONS })).rejects.toMatchObject({ code: 'homepage_url' });
+    await expect(convert({ input: { kind: 'markdown', text: 'x' }, output: 'pdf', options: DEFAULT_OPTIONS })).rejects.toBeInstanceOf(ConversionError);
   });
 });

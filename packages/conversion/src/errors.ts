@@ -1,7 +1,16 @@
 /** A conversion that cannot succeed, with the interface's error code. */
+export type ConversionErrorCode =
+  | 'parse_failed'
+  | 'fetch_failed'
+  | 'html_too_large'
+  | 'homepage_url'
+  | 'render_failed'
+  | 'render_timeout'
+  | 'invalid_parameters';
+
 export class ConversionError extends Error {
   constructor(
-    readonly code: 'parse_failed' | 'fetch_failed' | 'html_too_large' | 'homepage_url' | 'render_failed' | 'invalid_parameters',
+    readonly code: ConversionErrorCode,
     message: string,
     readonly retryable = false,
   ) {

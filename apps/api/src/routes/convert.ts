@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { SUPPORTED } from '@folio/conversion';
 import { jobFailed, newJobId } from '@folio/events';
 import { loadJob, renderResult, type ViewContext } from '@folio/job-view';
 import type { NetworkPolicy } from '@folio/network-policy';
@@ -79,7 +78,7 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
 
 /** What the engine and the interface's limits refuse before any job exists. */
 async function admit(request: ConvertRequest, network: NetworkPolicy): Promise<void> {
-  const { input, output } = request;
+  const { input } = request;
   if (input.kind === 'html') {
     if (input.text.length > LIMITS.htmlChars) {
       throw new ApiError('html_too_large', `html is over ${LIMITS.htmlChars} characters`);
@@ -87,8 +86,9 @@ async function admit(request: ConvertRequest, network: NetworkPolicy): Promise<v
     const markup = Buffer.byteLength(input.text.replace(/data:[^"'\s)]+/g, ''));
     if (markup > LIMITS.htmlMarkupBytes) throw new ApiError('html_too_large', 'html is over 2 MB of markup (data: images excluded)');
   }
-  if (!SUPPORTED.inputs.includes(input.kind)) throw ApiError.invalid(input.kind, `${input.kind} input is not available yet`);
-  if (!SUPPORTED.outputs.includes(output)) throw ApiError.invalid('output', `${output} output is not available yet`);
+  if (input.kind === 'url' && !/^https?:\/\//i.test(input.text)) {
+    throw ApiError.invalid('url', 'must be an http or https address');
+  }
   if (request.webhookUrl) {
     const host = new URL(request.webhookUrl).hostname;
     if (!(await network.allowsHost(host))) {

@@ -1,0 +1,78 @@
+import { sanitizeHtml } from '@folio/article-html';
+import type { ConversionOptions, InputKind } from '@folio/events';
+import { extractArticle, htmlToText, NoArticleError, type ExtractedArticle } from '@folio/extraction';
+import { PageFetchError, type PageFetcher } from '@folio/page-fetch';
+import { ConversionError } from './errors.ts';
+import { isHomepage } from './homepage.ts';
+import { markdownToHtml } from './markdown.ts';
+
+export type Article = ExtractedArticle;
+
+/**
+ * The article behind any input, with sanitised content: a web page is fetched and reduced to its article; supplied
+ * HTML is the article body; Markdown is rendered. Scripts and anything unsafe are removed in every case (Markdown
+ * may carry raw HTML too).
+ */
+export async function articleFrom(
+  input: { kind: InputKind; text: string },
+  options: ConversionOptions,
+  fetcher: PageFetcher | undefined,
+): Promise<Article> {
+  if (input.kind === 'url') {
+    if (isHomepage(input.text)) {
+      throw new ConversionError('homepage_url', `${input.text} is a site's front page, not an article`);
+    }
+    if (!fetcher) throw new ConversionError('render_failed', 'this engine was built without a page fetcher', true);
+    const page = await fetcher.fetch(input.text).catch((error: unknown) => {
+      if (error instanceof PageFetchError) throw new ConversionError(error.code, error.message, error.retryable);
+      throw error;
+    });
+    let article: ExtractedArticle;
+    try {
+      article = extractArticle(page.html, { url: page.url });
+    } catch (error) {
+      if (error instanceof NoArticleError) throw new ConversionError('parse_failed', 'the page loaded, but no article was found in it');
+      throw error;
+    }
+    return { ...article, contentHtml: sanitizeHtml(article.contentHtml, { baseUrl: page.url }) };
+  }
+
+  const contentHtml =
+    input.kind === 'html'
+      ? sanitizeHtml(input.text, { baseUrl: options.source_url })
+      : sanitizeHtml(markdownToHtml(input.text), { baseUrl: null });
+  const text = htmlToText(contentHtml);
+  const sourceUrl = input.kind === 'html' ? options.source_url : null;
+  return {
+    title: options.title ?? '',
+    url: sourceUrl,
+    site: sourceUrl ? new URL(sourceUrl).hostname : null,
+    author: null,
+    date: null,
+    excerpt: excerptOf(text),
+    image: null,
+    lang: null,
+    dir: /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/.test(text.slice(0, 2000)) && rtlShare(text) > 0.3 ? 'rtl' : null,
+    contentHtml,
+    wordCount: countWords(text),
+  };
+}
+
+export function countWords(text: string): number {
+  return text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
+}
+
+function excerptOf(text: string): string | null {
+  const first = text.split(/\n\s*\n/).find((p) => p.trim().length > 40) ?? text;
+  const clean = first.replace(/\s+/g, ' ').trim();
+  if (!clean) return null;
+  return clean.length > 200 ? `${clean.slice(0, 197).replace(/\s+\S*$/, '')}…` : clean;
+}
+
+/** Share of letters in right-to-left scripts (Hebrew, Arabic and their presentation forms). */
+function rtlShare(text: string): number {
+  const sample = text.slice(0, 5000);
+  const letters = sample.match(/\p{L}/gu)?.length ?? 0;
+  const rtl = sample.match(/[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/g)?.length ?? 0;
+  return letters === 0 ? 0 : rtl / letters;
+}

@@ -1,0 +1,54 @@
+import { endsAsSentence, isDateline } from './datelines.ts';
+import { normalisedText, words } from './text-measure.ts';
+
+/**
+ * The lines a page prints above the story inside the article's own container — the headline again, the byline,
+ * the date — which the title and metadata already carry. Only the head is looked at: the blocks before the first
+ * real paragraph.
+ */
+const MAX_HEAD_BLOCKS = 8;
+const PARAGRAPH_WORDS = 25;
+const MAX_LINE_WORDS = 20;
+
+/** "By Jane Doe", in a few languages; the name must start with a capital (no `i` flag: \p{Lu} would match any). */
+const BYLINE = /^(?:[Bb]y|[Ww]ritten by|[Ww]ords by|[Pp]or|[Pp]ar|[Vv]on|[Dd]i|[Dd]oor|[Oo]leh|[Aa]v|[Aa]f)\s+\p{Lu}/u;
+
+export function removeArticleHead(root: Element, title: string): void {
+  const blocks = leafBlocks(root);
+  const normalisedTitle = comparable(title);
+  for (const block of blocks.slice(0, MAX_HEAD_BLOCKS)) {
+    const text = normalisedText(block);
+    const n = words(text);
+    if (n >= PARAGRAPH_WORDS) break;
+    if (block.querySelector('img, picture, video, iframe, figure')) continue;
+    if (isRepeatedTitle(text, normalisedTitle) || isByline(text, n) || isDateline(text, n)) block.remove();
+  }
+}
+
+/** Blocks that hold text directly (paragraph-like), in document order. */
+function leafBlocks(root: Element): Element[] {
+  return Array.from(root.querySelectorAll('p, div, h1, h2, h3, h4, h5, h6, span, time, address')).filter((element) => {
+    if (normalisedText(element) === '') return false;
+    for (const child of Array.from(element.children)) {
+      if (/^(?:p|div|h[1-6]|ul|ol|table|blockquote|figure|section|article|header)$/.test(child.localName)) return false;
+    }
+    // A span or time counts only when it is a line of its own (not part of a paragraph's sentence).
+    if (element.localName === 'span' || element.localName === 'time') {
+      const parent = element.parentElement;
+      return parent !== null && normalisedText(parent) === normalisedText(element);
+    }
+    return true;
+  });
+}
+
+function comparable(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+function isRepeatedTitle(text: string, title: string): boolean {
+  return title !== '' && comparable(text) === title;
+}
+
+function isByline(text: string, n: number): boolean {
+  return n <= MAX_LINE_WORDS && BYLINE.test(text) && !endsAsSentence(text);
+}

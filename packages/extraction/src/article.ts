@@ -1,0 +1,122 @@
+import { Readability } from '@mozilla/readability';
+import { cleanArticle } from './cleanup.ts';
+import { stashDataUrls } from './data-urls.ts';
+import { parseDocument } from './document.ts';
+import { NoArticleError } from './errors.ts';
+import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
+import { resolveLazyImages } from './lazy-images.ts';
+import { cleanByline, isoDate, readMetadata } from './metadata.ts';
+import { prepareForReadability } from './prepare.ts';
+import { nodeToText } from './text.ts';
+import { countWords } from './words.ts';
+
+export interface ExtractedArticle {
+  /** '' when the page has none. */
+  title: string;
+  /** The page's canonical address, or the given one when it states none. */
+  url: string | null;
+  /** Hostname of the page. */
+  site: string | null;
+  author: string | null;
+  /** ISO 8601, when the page states it. */
+  date: string | null;
+  excerpt: string | null;
+  /** og:image or the lead image, absolute. */
+  image: string | null;
+  /** The page's own language, or the one its text is written in. */
+  lang: string | null;
+  dir: 'ltr' | 'rtl' | null;
+  /** The article body: absolute addresses, lazy images resolved to real `src`s. */
+  contentHtml: string;
+  wordCount: number;
+}
+
+export interface ExtractOptions {
+  /** The page's address: resolves relative links and names the site. */
+  url: string | null;
+}
+
+/**
+ * The article of a web page, with what the page says about it. Readability over jsdom finds the article; the
+ * steps around it keep what Readability would lose (lazy images, a page whose CSS jsdom cannot parse) and read
+ * the metadata it does not (dates from `<time>`, lead images, language).
+ */
+export function extractArticle(html: string, options: ExtractOptions): ExtractedArticle {
+  const stash = stashDataUrls(html);
+  const document = parseDocument(stash.html, options.url);
+  const metadata = readMetadata(document);
+  resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
+  const prepared = prepareForReadability(document);
+
+  const parsed = new Readability<Element>(document, { serializer: (node) => node as Element, keepClasses: true }).parse();
+  const content = parsed?.content;
+  if (!parsed || !content) throw new NoArticleError();
+  cleanArticle(content, parsed.title ?? '');
+
+  const text = nodeToText(content);
+  const wordCount = countWords(text);
+  if (wordCount === 0) throw new NoArticleError();
+
+  const lang = metadata.lang ?? detectLanguage(text);
+  const statedDir = metadata.dir ?? direction(parsed.dir);
+  const url = metadata.canonicalUrl ?? options.url;
+  return {
+    title: cleanTitle(parsed.title ?? ''),
+    url,
+    site: hostname(options.url) ?? hostname(url),
+    author: metadata.author ?? byline(parsed.byline) ?? byline(prepared.byline),
+    date: metadata.date ?? (parsed.publishedTime ? isoDate(parsed.publishedTime) : null),
+    excerpt: parsed.excerpt?.replace(/\s+/g, ' ').trim() || null,
+    image: stash.restoreText(metadata.image ?? firstImage(content) ?? '') || null,
+    lang,
+    dir: statedDir ?? detectDirection(text, metadata.lang) ?? (lang && isRtlLanguage(lang) ? 'rtl' : null),
+    contentHtml: stash.restoreHtml(content.innerHTML),
+    wordCount,
+  };
+}
+
+/** Titles sometimes arrive entity-encoded twice ("win this&nbsp;"): the common leftovers are decoded. */
+function cleanTitle(title: string): string {
+  const named: Record<string, string> = {
+    nbsp: ' ', amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', ndash: '–', mdash: '—', lsquo: '‘', rsquo: '’',
+    ldquo: '“', rdquo: '”', hellip: '…',
+  };
+  return title
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (m, ref: string) => {
+      if (ref[0] === '#') {
+        const code = ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
+        return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+      }
+      return named[ref.toLowerCase()] ?? m;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function direction(value: string | null | undefined): 'ltr' | 'rtl' | null {
+  const dir = value?.trim().toLowerCase();
+  return dir === 'ltr' || dir === 'rtl' ? dir : null;
+}
+
+function hostname(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).hostname || null;
+  } catch {
+    return null;
+  }
+}
+
+function byline(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const cleaned = cleanByline(value);
+  return cleaned && cleaned.length <= 120 ? cleaned : null;
+}
+
+function firstImage(content: Element): string | null {
+  for (const img of Array.from(content.querySelectorAll('img'))) {
+    const src = img.getAttribute('src');
+    if (src && /^(?:https?:|data:)/i.test(src)) return src;
+  }
+  return null;
+}

@@ -1,0 +1,94 @@
+import { textLength } from './text-measure.ts';
+
+/**
+ * Page furniture inside the container Readability chose: navigation, share bars, newsletter and cookie prompts,
+ * related-story rails, comment threads, bylines and datelines. Readability's own "unlikely candidate" rule spares
+ * anything whose class also says `article`, `content` or `main` (so `related-articles` survives) and is dropped
+ * altogether on its retry passes; these rules read the element's role, tag and class/id words instead, and never
+ * remove an element that holds a large share of the article's reading text (a content wrapper with an unlucky
+ * class name).
+ */
+
+/** The article's own furniture: bylines, datelines, author boxes, print-only copies, copyright lines. */
+const ARTICLE_FURNITURE_WORDS = ['byline', 'byl', 'timestamp', 'dateline', 'author', 'authors', 'bio', 'print', 'copyright'];
+const ARTICLE_FURNITURE = new Set(ARTICLE_FURNITURE_WORDS);
+
+/** Whether class/id words name the article's own small furniture (a byline, a date, a credit line). */
+export function isArticleFurniture(words: string[]): boolean {
+  return words.some((word) => ARTICLE_FURNITURE.has(word));
+}
+
+export const PROTECTED = new Set(['body', 'html', 'article', 'main', 'p']);
+
+/** Class/id words of furniture (a class is split into words at `-`, `_`, spaces and camelCase humps). */
+const FURNITURE_WORDS = new Set([
+  'nav', 'navbar', 'navigation', 'sitenav', 'topnav', 'subnav', 'menu', 'menubar', 'megamenu', 'breadcrumb',
+  'breadcrumbs', 'masthead', 'toolbar', 'share', 'sharing', 'sharebar', 'sharetools', 'social', 'socials',
+  'newsletter', 'subscribe', 'subscription', 'signup', 'cookie', 'cookies', 'consent', 'gdpr', 'related',
+  'recommended', 'recommendations', 'promo', 'promos', 'trending', 'popular', 'mostread', 'outbrain', 'taboola',
+  'comments', 'disqus', 'rail', 'sidebar', 'sponsored', 'advert', 'advertisement', 'adslot', 'ads', 'ad',
+  'skip', 'modal', 'popup', 'paywall', 'pagination', 'pager',
+  ...ARTICLE_FURNITURE_WORDS,
+]);
+
+const FURNITURE_ROLES = new Set([
+  'navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'search', 'dialog', 'alertdialog',
+  'toolbar', 'tablist',
+]);
+
+const FURNITURE_TAGS = ['nav', 'header', 'footer', 'aside', 'dialog', 'button', 'select', 'textarea', 'template'];
+
+/** Never remove an element holding more than this share of the article's reading text (and at least MIN_GUARDED characters). */
+const MAX_SHARE = 0.25;
+const MIN_GUARDED = 500;
+
+export function classWords(element: Element): string[] {
+  const raw = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  if (raw.trim() === '') return [];
+  return raw.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+export function removeFurniture(root: Element): void {
+  const readingText = new ReadingText(root);
+  const candidates: Element[] = [];
+  for (const element of Array.from(root.querySelectorAll('*'))) {
+    if (isFurniture(element)) candidates.push(element);
+  }
+  for (const element of candidates) {
+    if (!root.contains(element)) continue; // inside furniture removed already
+    if (readingText.isLargeShare(element)) continue;
+    element.remove();
+  }
+}
+
+function isFurniture(element: Element): boolean {
+  const tag = element.localName;
+  if (FURNITURE_TAGS.includes(tag)) return true;
+  if (PROTECTED.has(tag)) return false;
+  const role = element.getAttribute('role');
+  if (role && FURNITURE_ROLES.has(role.trim().toLowerCase())) return true;
+  return classWords(element).some((word) => FURNITURE_WORDS.has(word));
+}
+
+/**
+ * How much of the article's reading text an element holds: its text outside links (navigation and rails are mostly
+ * link text, an article mostly is not), counted without whitespace and without script.
+ */
+export class ReadingText {
+  private readonly total: number;
+
+  constructor(root: Element) {
+    this.total = this.within(root);
+  }
+
+  within(element: Element): number {
+    let links = 0;
+    for (const a of Array.from(element.querySelectorAll('a'))) links += textLength(a);
+    return textLength(element) - links;
+  }
+
+  isLargeShare(element: Element): boolean {
+    const own = this.within(element);
+    return own >= MIN_GUARDED && own > this.total * MAX_SHARE;
+  }
+}

@@ -1,0 +1,20 @@
+import { removeArticleHead } from './article-head.ts';
+import { removeFurniture } from './boilerplate.ts';
+import { markCaptions } from './captions.ts';
+import { removeNotices } from './notices.ts';
+import { removeRelatedLinks } from './related-links.ts';
+
+/**
+ * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
+ * so its choice is not shifted): furniture inside the container, lists and lines of links to the site's other
+ * stories, notices, and the head's repeated headline, byline and date. Captions are marked so that every output
+ * can tell them from the body. Classes served these rules and go last.
+ */
+export function cleanArticle(content: Element, title: string): void {
+  markCaptions(content);
+  removeFurniture(content);
+  removeRelatedLinks(content);
+  removeNotices(content);
+  removeArticleHead(content, title);
+  for (const element of Array.from(content.querySelectorAll('[class]'))) element.removeAttribute('class');
+}

@@ -1,0 +1,100 @@
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+import { extractArticle, htmlToText } from './index.ts';
+import { page, prose } from './test-pages.ts';
+
+const URL = 'https://news.example.com/2024/05/sea-wall.html';
+
+function extract(article: string, head = '') {
+  const result = extractArticle(page({ article, head }), { url: URL });
+  return { ...result, text: htmlToText(result.contentHtml) };
+}
+
+describe('cleanup: what Readability keeps that is not the article', () => {
+  it('removes the byline and dateline lines but keeps the byline as the author', () => {
+    const { text, author } = extract(`<div class="byline">By Jane Doe</div>
+      <p>Updated May 2, 2024 9:41 AM</p>
+      ${prose(6)}`);
+    expect(text).not.toContain('Jane Doe');
+    expect(text).not.toContain('Updated May 2');
+    expect(text.startsWith('The harbour commission met on Tuesday')).toBe(true);
+    expect(author).toBe('Jane Doe');
+  });
+
+  it('removes share bars, ad slots and a repeated headline inside the article', () => {
+    const { text } = extract(`<div class="story-head"><h2>Sea wall plan goes to a vote</h2></div>
+      <div class="share-tools"><a href="https://facebook.com/share">Facebook</a> <a href="mailto:?x">Email</a></div>
+      ${prose(3)}<p>Advertisement</p>${prose(3, 3)}`);
+    expect(text).not.toMatch(/Sea wall plan goes to a vote|Facebook|Email|Advertisement/);
+    expect(text).toContain('The harbour commission met on Tuesday');
+  });
+
+  it("removes lists and lines of links to the site's other stories, with their label", () => {
+    const { text } = extract(`${prose(5)}
+      <p>More:</p>
+      <ul><li><a href="/2024/04/ferry.html">Ferry timetable changes for summer</a></li>
+          <li><a href="https://news.example.com/2024/04/pier.html">Pier repairs finish early</a></li></ul>
+      <p><a href="/2024/03/storm.html">WHAT THE LAST STORM COST THE TOWN</a></p>
+      <p>Related: <a href="/2024/02/grant.html">The state grant, explained</a></p>
+      ${prose(1, 5)}`);
+    expect(text).not.toMatch(/More:|Ferry timetable|Pier repairs|LAST STORM|Related:|grant, explained/);
+    expect(text).toContain('A final vote is expected next month');
+  });
+
+  it('keeps links out of the site: sources and references are the article’s own', () => {
+    const { text } = extract(`${prose(5)}
+      <p>Sources:</p>
+      <ul><li><a href="https://state.example.org/resilience-report">State resilience report</a></li>
+          <li><a href="https://engineers.example.net/wall-survey">Sea wall survey, 2023</a></li></ul>`);
+    expect(text).toContain('• State resilience report');
+    expect(text).toContain('• Sea wall survey, 2023');
+  });
+
+  it('marks captions: in the HTML under their image, out of the plain text, back in with includeLinks', () => {
+    const { text, contentHtml } = extract(`${prose(3)}
+      <div class="photo"><img src="/img/wall.jpg" alt="The wall"><div class="image-caption">The wall in 1931. Photo: Town archive</div></div>
+      ${prose(3, 3)}`);
+    expect(text).not.toContain('The wall in 1931');
+    const caption = JSDOM.fragment(contentHtml).querySelector('figcaption');
+    expect(caption?.textContent).toBe('The wall in 1931. Photo: Town archive');
+    expect(htmlToText(contentHtml, { includeLinks: true })).toContain('The wall in 1931. Photo: Town archive');
+  });
+
+  it('keeps an embedded post the article quotes', () => {
+    const { text } = extract(`${prose(3)}
+      <div class="social-media-embed"><blockquote class="twitter-tweet"><p>The wall is older than my grandmother.
+      <a href="https://t.co/abc">pic.twitter.com/abc</a></p>— Harbour Resident (@resident) <a href="https://twitter.com/resident/status/1">May 1, 2024</a></blockquote></div>
+      ${prose(3, 3)}`);
+    expect(text).toContain('The wall is older than my grandmother.');
+    expect(text).toContain('Harbour Resident (@resident)');
+  });
+
+  it('removes the promotional sign-off but not the last paragraph of the story', () => {
+    const { text } = extract(`${prose(6)}<p>Follow us on Twitter and sign up for our newsletter.</p>`);
+    expect(text).not.toContain('Follow us');
+    expect(text.endsWith('has lost nearly a third of its original height.')).toBe(true);
+  });
+
+  it('keeps sentences that only begin like notices or bylines', () => {
+    const lines = [
+      'Published in 2019, the survey found the wall had settled.',
+      'Copyright law does not cover the design of a sea wall.',
+      'Reporting by the Gazette in March prompted the review.',
+      'By Tuesday, the tide had reached the library steps.',
+      'On November 18, 2019, the council first heard the plan.',
+    ];
+    const { text } = extract(`${lines.map((line) => `<p>${line}</p>`).join('')}${prose(6)}`);
+    for (const line of lines) expect(text).toContain(line);
+  });
+
+  it('removes stamps, filing notes and copyright lines', () => {
+    const { text } = extract(`${prose(3)}<p>Posted: Fri 6:45 PM, Feb 16, 2018 |</p>${prose(3, 3)}
+      <p>Filed under: Harbour | Council</p><p>Copyright © 2024 The Harbour Gazette</p>`);
+    expect(text).not.toMatch(/Posted:|Filed under|Copyright/);
+  });
+
+  it('never removes a furniture-named wrapper that holds the article itself', () => {
+    const { text } = extract(`<div class="article-share-enabled social-wrapper">${prose(6)}</div>`);
+    expect(text.split('\n\n')).toHaveLength(6);
+  });
+});

@@ -1,0 +1,3 @@
+export { extractArticle, type ExtractedArticle, type ExtractOptions } from './article.ts';
+export { NoArticleError } from './errors.ts';
+export { htmlToText, type TextOptions } from './text.ts';

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { cleanByline, isoDate, normaliseLanguage } from './metadata.ts';
+
+describe('isoDate', () => {
+  it('keeps ISO 8601 and normalises its common variants', () => {
+    expect(isoDate('2019-11-18T20:11:06.000Z')).toBe('2019-11-18T20:11:06.000Z');
+    expect(isoDate('2019-11-18 20:11')).toBe('2019-11-18T20:11:00');
+    expect(isoDate('2019-11-18T20:11:06+0100')).toBe('2019-11-18T20:11:06+01:00');
+    expect(isoDate('2019-11-18')).toBe('2019-11-18');
+    expect(isoDate('20191118')).toBe('2019-11-18');
+  });
+
+  it('reads dates written for people, as UTC when they carry a time', () => {
+    expect(isoDate('Nov 18, 2019 10:00 GMT')).toBe('2019-11-18T10:00:00.000Z');
+    expect(isoDate('18 November 2019')).toBe('2019-11-18');
+  });
+
+  it('refuses placeholders and non-dates', () => {
+    expect(isoDate('0001-01-01T00:00:00Z')).toBeNull();
+    expect(isoDate('2019-13-01')).toBeNull();
+    expect(isoDate('yesterday')).toBeNull();
+    expect(isoDate('12345')).toBeNull();
+  });
+});
+
+describe('cleanByline', () => {
+  it('drops the "by" and a trailing date', () => {
+    expect(cleanByline('By Jane Doe')).toBe('Jane Doe');
+    expect(cleanByline('  by   Jane  Doe - 11/18/19 11:04 PM EST')).toBe('Jane Doe');
+    expect(cleanByline('FEDERICA LUSIARDI - 2019-04-10')).toBe('FEDERICA LUSIARDI');
+    expect(cleanByline('Jane Doe, Staff Writer')).toBe('Jane Doe, Staff Writer');
+  });
+});
+
+describe('normaliseLanguage', () => {
+  it('turns lang values and locales into BCP 47 tags and ignores junk', () => {
+    expect(normaliseLanguage('en_US')).toBe('en-US');
+    expect(normaliseLanguage('PT-br')).toBe('pt-BR');
+    expect(normaliseLanguage('de, en')).toBe('de');
+    expect(normaliseLanguage('{{lang}}')).toBeNull();
+    expect(normaliseLanguage('')).toBeNull();
+  });
+});

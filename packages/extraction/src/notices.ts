@@ -1,0 +1,54 @@
+import { isDateline } from './datelines.ts';
+import { normalisedText, words } from './text-measure.ts';
+
+/**
+ * Lines that are the page talking about itself rather than the article: ad slots and loaders, "Posted …/Updated …"
+ * datelines, filing and reading-time notes, cookie and copyright notices, and the promotional sign-off (follow us,
+ * subscribe, get the app) that closes many articles.
+ */
+const NOTICE = /^(?:advert(?:isement)?s?|ads?|sponsored(?: content)?|continue reading(?: below)?|skip to (?:main )?content|loading(?: content)?(?:\s*\.\.\.|…)?|this slideshow requires javascript\.?|comments?|share(?: this)?(?: article| story)?|print|e-?mail|tweet|breaking news|read more|close|caption|image \d+ of \d+|image \d+ of \/ \d+|reklame|anzeige|werbung|publicité|publicidade|publicidad|pubblicità|iklan)$/i;
+
+/** Short notes about the article or the site, recognised by how they begin or what they are about. */
+const NOTES: [RegExp, number][] = [
+  [/^(?:filed under|posted in|categories|tags)\s*[:|]/i, 40],
+  // (no `i` flag: with it, \p{Lu} would match lower case too)
+  [/^(?:[Aa]dditional )?(?:[Rr]eporting|[Ee]diting|[Ww]riting) by\s+\p{Lu}/u, 15],
+  [/^(?:copyright|©|\(c\))\s*(?:@\s*)?(?:©\s*)?(?:19|20)\d{2}\b|\ball rights reserved\b/i, 40],
+  [/(?:reading time|tempo de leitura|lesezeit|temps de lecture|tiempo de lectura)\s*[:：]|^\d+\s*min(?:ute)?s? read$/i, 10],
+  [/\b(?:we|this (?:web)?site) uses? cookies\b/i, 60],
+];
+
+/** "Posted/Updated/Published …" followed by a date. */
+const STAMP_PREFIX = /^(?:posted|updated|published|last updated|first published|modified|created)(?:\s+on)?\s*[:：]?\s/i;
+
+const SIGN_OFF = /\b(?:follow (?:us|him|her|them|me)\b|subscribe|sign up|newsletters?\b|join (?:us|our)\b|download (?:the|our) app|get the .{0,30}app\b|click here|have a tip\b|send us (?:a|your) tip)/i;
+const MAX_SIGN_OFF_WORDS = 40;
+const SIGN_OFF_SPAN = 4;
+
+const LINE_BLOCKS = 'p, div, span, h2, h3, h4, h5, h6, li, strong, em, b';
+
+export function removeNotices(root: Element): void {
+  for (const block of Array.from(root.querySelectorAll(LINE_BLOCKS))) {
+    if (!root.contains(block)) continue;
+    const text = normalisedText(block);
+    if (text === '' || text.length > 300) continue;
+    const n = words(text);
+    const isStamp = STAMP_PREFIX.test(text) && isDateline(text, n);
+    if (NOTICE.test(text) || isStamp || NOTES.some(([pattern, max]) => n <= max && pattern.test(text))) {
+      if (!block.querySelector('img, picture, video, iframe')) block.remove();
+    }
+  }
+  removeSignOff(root);
+}
+
+/** The last few paragraphs, from the end backwards, while they are short promotional lines. */
+function removeSignOff(root: Element): void {
+  const paragraphs = Array.from(root.querySelectorAll('p'));
+  for (let i = paragraphs.length - 1, seen = 0; i >= 0 && seen < SIGN_OFF_SPAN; i--, seen++) {
+    const p = paragraphs[i]!;
+    const text = normalisedText(p);
+    if (text === '') continue;
+    if (words(text) > MAX_SIGN_OFF_WORDS || !SIGN_OFF.test(text)) break;
+    p.remove();
+  }
+}

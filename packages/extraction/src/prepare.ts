@@ -1,0 +1,72 @@
+import { classWords, isArticleFurniture, PROTECTED } from './boilerplate.ts';
+import { isCaption, toFigcaption } from './captions.ts';
+import { textLength } from './text-measure.ts';
+
+/**
+ * One pass over the page before Readability runs, for what Readability's rewriting would make unrecognisable:
+ * it replaces a `<div class="caption">` by the `<p>` inside it, and drops classes, so captions are turned into
+ * `<figcaption>` and the article's small furniture (bylines, dates, credits) is removed here, while their classes
+ * still say what they are. Larger furniture waits until Readability has chosen the article (cleanup.ts), so that
+ * its choice is not shifted.
+ */
+const MAX_FURNITURE_LENGTH = 400;
+
+/** Class words of an embedded post (a tweet, an Instagram post) quoted in the article. */
+const EMBEDDED_POST = new Set(['twitter', 'tweet', 'instagram', 'tiktok', 'fb', 'facebook', 'threads', 'bluesky', 'mastodon']);
+
+/** Substrings of every caption and article-furniture word (a superset: classWords decides). */
+const MAYBE_INTERESTING = /caption|credit|copyright|byl|timestamp|dateline|author|bio|print/i;
+
+/** What the pass saw on its way and would otherwise be lost: the page's byline, a fallback for the author. */
+export interface Prepared {
+  byline: string | null;
+}
+
+const BYLINE_WORDS = new Set(['byline', 'byl', 'author']);
+
+export function prepareForReadability(document: Document): Prepared {
+  const prepared: Prepared = { byline: null };
+  const body = document.body;
+  if (!body) return prepared;
+  const elements = Array.from(body.querySelectorAll('[class], [id]'));
+  for (const element of elements) {
+    if (element.localName === 'blockquote' && classWords(element).some((word) => EMBEDDED_POST.has(word))) {
+      keepEmbeddedPost(element, body);
+    }
+  }
+  for (const element of elements) {
+    // Most elements name nothing of interest: a cheap look at the raw names spares splitting them into words.
+    const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+    if (!MAYBE_INTERESTING.test(names)) continue;
+    const words = classWords(element);
+    if (words.length === 0 || !body.contains(element)) continue;
+    if (isCaption(element, words)) toFigcaption(element);
+    else if (isArticleFurniture(words) && !PROTECTED.has(element.localName) &&
+      (element.textContent ?? '').length <= MAX_FURNITURE_LENGTH) {
+      if (prepared.byline === null && words.some((word) => BYLINE_WORDS.has(word))) {
+        const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+        if (text && text.length <= 120) prepared.byline = text;
+      }
+      element.remove();
+    }
+  }
+  return prepared;
+}
+
+/**
+ * A post the article quotes is part of it, but its wrapper is usually called something like `social-embed`, which
+ * reads as a share bar to Readability and to the furniture rules, and Readability's conditional cleaning drops a
+ * `<div>` with that much link text. The wrappers that hold nothing but the post are unwrapped, and the post itself
+ * loses the class that names the network.
+ */
+function keepEmbeddedPost(post: Element, body: Element): void {
+  const own = textLength(post);
+  let wrapper: Element | null = post.parentElement;
+  while (wrapper && wrapper !== body && !PROTECTED.has(wrapper.localName) && textLength(wrapper) <= own + 40) {
+    const outer: Element | null = wrapper.parentElement;
+    wrapper.replaceWith(...Array.from(wrapper.childNodes));
+    wrapper = outer;
+  }
+  post.removeAttribute('class');
+  post.removeAttribute('id');
+}

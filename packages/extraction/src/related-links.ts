@@ -1,0 +1,138 @@
+import { linkDensity, normalisedText, words } from './text-measure.ts';
+
+/**
+ * Lists and lines of links to the site's other stories ("You may also like…", "More:", "Related: …", a rail of
+ * headlines) that sit inside the article's container. They are recognised by what they are made of — nearly all
+ * of their text is link text, in short items, pointing into the same site — together with the short label that
+ * introduces them. Links out of the site (sources, products in a gift guide, a quote to tweet) are the article's
+ * own and stay.
+ */
+const LIST_LINK_DENSITY = 0.8;
+const LINE_LINK_DENSITY = 0.9;
+const MAX_LINE_WORDS = 25;
+const MAX_ITEM_WORDS = 25;
+const MAX_LABEL_WORDS = 6;
+
+/** "Related: …", "Read more: …", and their equivalents in a few languages, followed by a link. */
+const LINK_PREFIX = /^(?:related|related stories|related articles|read more|read also|also read|see more|see also|more|watch|listen|recommended|don['’]t miss|must read|lesen sie auch|mehr zum thema|leia também|leia mais|veja também|baca juga|lire aussi|à lire aussi|ver también|lee también|leggi anche)\s*[:：]/i;
+
+const BLOCKS_OF_LINKS = 'p, h2, h3, h4, h5, h6, li, div, dt, dd';
+
+export function removeRelatedLinks(root: Element): void {
+  const site = new Site(root.ownerDocument.baseURI);
+  const isListOfLinks = (list: Element) => isLinkList(list) && site.linksAreInternal(list);
+  const isLineOfLinks = (block: Element) => isLinkLine(block) && site.linksAreInternal(block);
+  const isPrefixedLink = (block: Element) => isPrefixedLine(block) && site.linksAreInternal(block);
+  for (const list of Array.from(root.querySelectorAll('ul, ol'))) {
+    if (!root.contains(list) || list.parentElement?.closest('li')) continue;
+    if (isListOfLinks(list)) removeWithLabel(list);
+  }
+  for (const block of Array.from(root.querySelectorAll(BLOCKS_OF_LINKS))) {
+    if (!root.contains(block) || block.closest('li, table, blockquote')) continue;
+    if (hasBlockChildren(block)) continue;
+    if (isLineOfLinks(block) || isPrefixedLink(block)) removeWithLabel(block);
+  }
+  removeInlineCards(root);
+}
+
+function isLinkList(list: Element): boolean {
+  const items = Array.from(list.children).filter((c) => c.localName === 'li');
+  if (items.length === 0) return false;
+  if (!items.every((item) => item.querySelector('a') !== null && words(item) <= MAX_ITEM_WORDS)) return false;
+  return linkDensity(list) >= LIST_LINK_DENSITY;
+}
+
+function isLinkLine(block: Element): boolean {
+  const n = words(block);
+  return n > 0 && n <= MAX_LINE_WORDS && block.querySelector('a') !== null && linkDensity(block) >= LINE_LINK_DENSITY;
+}
+
+function isPrefixedLine(block: Element): boolean {
+  return block.querySelector('a') !== null && words(block) <= MAX_LINE_WORDS * 2 && LINK_PREFIX.test(normalisedText(block));
+}
+
+/**
+ * Removes a block and the short label just before it ("More:", "DON'T MISS", "You may also like…"). A short
+ * heading counts as the label of a list of links ("Most read"); a single line of links needs a label that says
+ * it introduces something (a colon, an ellipsis, capitals), so that a section heading above it stays.
+ */
+function removeWithLabel(block: Element): void {
+  const previous = block.previousElementSibling;
+  const parent = block.parentElement;
+  const isList = block.localName === 'ul' || block.localName === 'ol';
+  block.remove();
+  if (previous && isLabel(previous, isList)) previous.remove();
+  if (parent && parent.children.length === 0 && normalisedText(parent) === '' && parent.localName !== 'div') parent.remove();
+}
+
+function isLabel(element: Element, headingsCount: boolean): boolean {
+  if (element.querySelector('a, img, picture, video, iframe') !== null) return false;
+  const text = normalisedText(element);
+  const n = words(text);
+  if (n === 0 || n > MAX_LABEL_WORDS) return false;
+  if (/[:：…]$|\.\.\.$/.test(text) || (text === text.toUpperCase() && /\p{Lu}/u.test(text))) return true;
+  return headingsCount && /^h[2-6]$/.test(element.localName);
+}
+
+function hasBlockChildren(element: Element): boolean {
+  for (const child of Array.from(element.children)) {
+    if (/^(?:p|div|ul|ol|table|blockquote|figure|h[1-6]|section|article|pre)$/.test(child.localName)) return true;
+  }
+  return false;
+}
+
+/**
+ * Hover cards written inline into a sentence (a person's name followed by their photo and links to their other
+ * stories): an inline element inside a paragraph that holds an image and several links and little else.
+ */
+function removeInlineCards(root: Element): void {
+  for (const image of Array.from(root.querySelectorAll('p img'))) {
+    const paragraph = image.closest('p');
+    // The smallest inline element around the image that is mostly links: the card, without the name before it.
+    for (let card = image.parentElement; card && card !== paragraph; card = card.parentElement) {
+      if (card.querySelectorAll('a').length >= 2 && linkDensity(card) >= LIST_LINK_DENSITY) {
+        if (root.contains(card)) card.remove();
+        break;
+      }
+    }
+  }
+}
+
+/** The site a page belongs to, to tell its own links from links out. */
+class Site {
+  private readonly domain: string | null;
+
+  constructor(pageUrl: string) {
+    this.domain = siteDomain(pageUrl);
+  }
+
+  /** Whether most of an element's link text points into this site (always, when the page's address is unknown). */
+  linksAreInternal(element: Element): boolean {
+    if (!this.domain) return true;
+    let internal = 0;
+    let external = 0;
+    for (const a of Array.from(element.querySelectorAll('a'))) {
+      const weight = (a.textContent ?? '').trim().length || 1;
+      const domain = siteDomain(a.getAttribute('href') ?? '', this.domain);
+      if (domain === null || domain === this.domain) internal += weight;
+      else external += weight;
+    }
+    return internal > external;
+  }
+}
+
+/** The registrable part of a host, near enough: the last two labels, or three under a short second level (co.uk). */
+function siteDomain(url: string, relativeTo?: string): string | null {
+  let host: string;
+  try {
+    host = new URL(url, relativeTo ? `https://${relativeTo}/` : undefined).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+  if (!host) return null;
+  const labels = host.replace(/\.$/, '').split('.');
+  if (labels.length <= 2) return labels.join('.');
+  const secondLevel = labels[labels.length - 2]!;
+  const keep = secondLevel.length <= 3 && labels[labels.length - 1]!.length === 2 ? 3 : 2;
+  return labels.slice(-keep).join('.');
+}

@@ -1,0 +1,42 @@
+/** Text measures shared by the cleanup rules: counted without whitespace, so markup indentation weighs nothing. */
+
+export function textLength(node: Node): number {
+  let length = 0;
+  const walk = (n: Node) => {
+    for (let child = n.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) length += nonSpace((child as Text).data);
+      else if (child.nodeType === 1 && !INVISIBLE.has((child as Element).localName)) walk(child);
+    }
+  };
+  walk(node);
+  return length;
+}
+
+/** Share of an element's text that sits inside links (0 when it has no text). */
+export function linkDensity(element: Element): number {
+  const total = textLength(element);
+  if (total === 0) return 0;
+  let links = 0;
+  for (const a of Array.from(element.querySelectorAll('a'))) links += textLength(a);
+  return Math.min(1, links / total);
+}
+
+export function words(element: Element | string): number {
+  const text = typeof element === 'string' ? element : (element.textContent ?? '');
+  return text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+}
+
+export function normalisedText(element: Element): string {
+  return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+const INVISIBLE = new Set(['script', 'style', 'noscript', 'template']);
+
+function nonSpace(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 9 && c !== 13 && c !== 12 && c !== 160) n++;
+  }
+  return n;
+}
