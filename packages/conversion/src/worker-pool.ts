@@ -40,10 +40,11 @@ export class ConversionPool {
   }
 
   async prepare(request: ConversionRequest): Promise<Conversion | Printable> {
-    const slot = await this.idleSlot();
     const id = this.nextId++;
+    const slot = await this.reserve(id);
     return new Promise((resolve, reject) => {
-      slot.busy = { id, resolve, reject };
+      slot.busy!.resolve = resolve;
+      slot.busy!.reject = reject;
       slot.worker.postMessage({ id, request });
     });
   }
@@ -53,11 +54,15 @@ export class ConversionPool {
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 
-  private async idleSlot(): Promise<Slot> {
+  /** An idle worker, marked busy in the same tick it is found, so two callers can never be handed the same one. */
+  private async reserve(id: number): Promise<Slot> {
     for (;;) {
       if (this.closed) throw new ConversionError('render_failed', 'the conversion pool is closed', true);
       const idle = this.slots.find((s) => s.busy === null);
-      if (idle) return idle;
+      if (idle) {
+        idle.busy = { id, resolve: () => {}, reject: () => {} };
+        return idle;
+      }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
   }
