@@ -19,6 +19,8 @@ export type AppName = 'api' | 'renderer' | 'projector' | 'dispatcher';
 
 export interface AppProcess {
   name: AppName;
+  /** The app's log file (JSON lines). */
+  logFile: string;
   child: ChildProcess;
   exited: Promise<number | null>;
   /** SIGKILL: the process gets no chance to clean up. */
@@ -79,6 +81,8 @@ export class Stack {
       stack.spawn('api');
       await stack.waitReady();
     }
+    // Renderers start a browser and worker threads: wait until they consume, so a test's clock starts with them.
+    await Promise.all(stack.apps.map((app) => stack.waitConsuming(app)));
     return stack;
   }
 
@@ -89,7 +93,8 @@ export class Stack {
   spawn(name: AppName, env: Record<string, string> = {}): AppProcess {
     const logDir = resolve(this.env.FOLIO_STATE_DIR!, 'logs');
     mkdirSync(logDir, { recursive: true });
-    const log = createWriteStream(resolve(logDir, `${name}-${this.apps.length}.log`));
+    const logFile = resolve(logDir, `${name}-${this.apps.length}.log`);
+    const log = createWriteStream(logFile);
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, `apps/${name}/src/main.ts`)], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, ...env },
@@ -102,6 +107,7 @@ export class Stack {
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     const app: AppProcess = {
       name,
+      logFile,
       child,
       exited,
       kill: async () => {
@@ -119,6 +125,14 @@ export class Stack {
 
   running(name: AppName): AppProcess[] {
     return this.apps.filter((a) => a.name === name && a.child.exitCode === null && a.child.signalCode === null);
+  }
+
+  /** Waits until a renderer or projector says it is consuming (other apps: at once). */
+  async waitConsuming(app: AppProcess, timeoutMs = 90_000): Promise<void> {
+    if (app.name !== 'renderer' && app.name !== 'projector') return;
+    const marker = `"msg":"${app.name} consuming"`;
+    const { readFile } = await import('node:fs/promises');
+    await this.until(async () => (await readFile(app.logFile, 'utf8').catch(() => '')).includes(marker), timeoutMs, `${app.name} to consume`);
   }
 
   async waitReady(timeoutMs = 60_000): Promise<void> {
