@@ -103,8 +103,12 @@ describe('object storage: local disk, served by the API under signed, expiring l
     const old = await local.link('files/report.pdf', new Date(Date.now() - 172_900_000));
     expect((await fetch(old.url)).status).toBe(403);
 
+    // Inputs and results are never served, even behind a genuine signature.
     await local.put('inputs/secret', 'private input', 'text/plain');
     const internal = await local.link('inputs/secret', new Date());
-    expect((await fetch(internal.url)).status).toBe(403);
+    expect([401, 404]).toContain((await fetch(internal.url)).status);
+    const smuggled = `${stack.url}/files/../inputs/secret?${new URL(internal.url).search.slice(1)}`;
+    expect((await fetch(smuggled)).status).not.toBe(200);
+    expect(url).toMatch(new RegExp(`^${stack.url}/files/report\\.pdf\\?expires=\\d+&signature=[0-9a-f]{64}$`));
   });
 });

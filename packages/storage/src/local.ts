@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { assertSafeKey, BlobNotFoundError, type BlobStore, type FileLink, type StoredObject } from './store.ts';
 
 /**
- * Objects on local disk. Links point at the API's `/files/<key>` route with an expiry and an HMAC-SHA256 signature
+ * Objects on local disk. Links point at the API's `/files/…` route (the key is the path) with an expiry and an HMAC-SHA256 signature
  * over both; the API checks it in constant time before serving a byte.
  */
 export class LocalDiskStore implements BlobStore {
@@ -42,7 +42,8 @@ export class LocalDiskStore implements BlobStore {
 
   async link(key: string, storedAt: Date): Promise<FileLink> {
     const expires = Math.floor(storedAt.getTime() / 1000) + this.ttlSeconds;
-    const url = `${this.publicUrl}/files/${key}?expires=${expires}&signature=${this.sign(key, expires)}`;
+    // Keys of served files start with `files/`, which is also the API's route: the link's path is the key itself.
+    const url = `${this.publicUrl}/${key}?expires=${expires}&signature=${this.sign(key, expires)}`;
     return { url, expires_at: new Date(expires * 1000).toISOString() };
   }
 

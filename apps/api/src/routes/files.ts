@@ -14,9 +14,9 @@ export async function fileRoutes(app: FastifyInstance, options: { store: LocalDi
     '/files/*',
     { config: { auth: false }, schema: { hide: true } as object },
     async (request, reply) => {
-      const key = request.params['*'];
+      const key = `files/${request.params['*']}`;
       const { expires, signature } = request.query;
-      if (!key.startsWith('files/') || !options.store.verify(key, expires, signature)) {
+      if (!options.store.verify(key, expires, signature)) {
         return reply.code(403).send({ status: 'failed', error: { code: 'invalid_parameters', message: 'this link is invalid or has expired', retryable: false } });
       }
       try {
