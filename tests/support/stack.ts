@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { inject } from 'vitest';
@@ -131,7 +132,6 @@ export class Stack {
   async waitConsuming(app: AppProcess, timeoutMs = 90_000): Promise<void> {
     if (app.name !== 'renderer' && app.name !== 'projector') return;
     const marker = `"msg":"${app.name} consuming"`;
-    const { readFile } = await import('node:fs/promises');
     await this.until(async () => (await readFile(app.logFile, 'utf8').catch(() => '')).includes(marker), timeoutMs, `${app.name} to consume`);
   }
 

@@ -86,7 +86,3 @@ export class ApiError extends Error {
 export function statusOf(code: string): number {
   return STATUS[code as ErrorCode] ?? 422;
 }
-
-export function isErrorCode(code: string): code is ErrorCode {
-  return code in STATUS;
-}

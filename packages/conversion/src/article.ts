@@ -1,6 +1,14 @@
 import { sanitizeHtml } from '@folio/article-html';
 import type { ConversionOptions, InputKind } from '@folio/events';
-import { extractArticle, htmlToText, NoArticleError, type ExtractedArticle } from '@folio/extraction';
+import {
+  countWords,
+  detectDirection,
+  detectLanguage,
+  extractArticle,
+  htmlToText,
+  NoArticleError,
+  type ExtractedArticle,
+} from '@folio/extraction';
 import { PageFetchError, type PageFetcher } from '@folio/page-fetch';
 import { ConversionError } from './errors.ts';
 import { isHomepage } from './homepage.ts';
@@ -51,15 +59,12 @@ export async function articleFrom(
     date: null,
     excerpt: excerptOf(text),
     image: null,
-    lang: null,
-    dir: /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/.test(text.slice(0, 2000)) && rtlShare(text) > 0.3 ? 'rtl' : null,
+    // Supplied HTML and Markdown state no language: detect it and the direction from the text, as for pages.
+    lang: detectLanguage(text),
+    dir: detectDirection(text),
     contentHtml,
     wordCount: countWords(text),
   };
-}
-
-export function countWords(text: string): number {
-  return text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
 }
 
 function excerptOf(text: string): string | null {
@@ -67,12 +72,4 @@ function excerptOf(text: string): string | null {
   const clean = first.replace(/\s+/g, ' ').trim();
   if (!clean) return null;
   return clean.length > 200 ? `${clean.slice(0, 197).replace(/\s+\S*$/, '')}…` : clean;
-}
-
-/** Share of letters in right-to-left scripts (Hebrew, Arabic and their presentation forms). */
-function rtlShare(text: string): number {
-  const sample = text.slice(0, 5000);
-  const letters = sample.match(/\p{L}/gu)?.length ?? 0;
-  const rtl = sample.match(/[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/g)?.length ?? 0;
-  return letters === 0 ? 0 : rtl / letters;
 }
