@@ -9,8 +9,10 @@
  *   general stack, which still covers it.
  * - Layout uses logical properties (`margin-inline-start`, `border-inline-start`, `text-align: start`) so the same
  *   rules read right for `dir="rtl"`.
- * - Print: page size and margins belong to the PDF renderer (`@page` is left to it); figures, images, table rows and
- *   code lines are not split across pages, and headings are not left alone at the bottom of one.
+ * - Print: page size and margins belong to the PDF renderer; the page numbers ("3 / 7", centred in the bottom margin,
+ *   left to right whatever the document's direction so they never read "7 / 3") are the page's own margin boxes, so a
+ *   `css_url` can restyle them or turn them off (`@page { @bottom-center { content: none } }`). Figures, images,
+ *   table rows and code lines are not split across pages, and headings are not left alone at the bottom of one.
  */
 export const ARTICLE_STYLESHEET = `
 :root {
@@ -101,6 +103,17 @@ th, td { border: 1px solid var(--folio-rule); padding: 0.35em 0.6em; vertical-al
 th { background: #f6f8fa; font-weight: bold; }
 th:not([align]) { text-align: start; }
 summary { font-weight: bold; }
+
+@page {
+  @bottom-center {
+    content: counter(page) "\\2009/\\2009" counter(pages);
+    direction: ltr;
+    unicode-bidi: isolate;
+    font-family: "Noto Sans", "DejaVu Sans", sans-serif;
+    font-size: 9pt;
+    color: #555;
+  }
+}
 
 @media print {
   body { font-size: 11pt; }

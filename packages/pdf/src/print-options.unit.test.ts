@@ -11,12 +11,9 @@ describe('print options', () => {
     expect(printOptions('letter', 1000).format).toBe('Letter');
   });
 
-  it('numbers pages in a footer, with no header and the service’s own page size', () => {
+  it('leaves page numbers to the page’s own margin boxes, with room for them, on the service’s page size', () => {
     const options = printOptions('letter', 1234);
-    expect(options.displayHeaderFooter).toBe(true);
-    expect(options.footerTemplate).toContain('class="pageNumber"');
-    expect(options.footerTemplate).toContain('class="totalPages"');
-    expect(options.headerTemplate).not.toContain('title'); // Chromium's default header prints title and date
+    expect(options.displayHeaderFooter).toBe(false); // Chromium's templates would also print the date and title
     expect(options.preferCSSPageSize).toBe(false);
     expect(options.timeout).toBe(1234);
     expect(parseFloat(String(options.margin?.bottom))).toBeGreaterThan(10); // room for the footer

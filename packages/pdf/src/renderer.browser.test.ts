@@ -55,8 +55,12 @@ describe('PdfRenderer: what the PDF contains', () => {
     }
   });
 
-  it('numbers the pages in the footer', async () => {
-    const pdf = await renderer.render(page(`<h1>Long read</h1>${paragraphs(60)}`), { pageSize: 'letter' });
+  it('prints the page’s own margin boxes in the bottom margin (page numbers)', async () => {
+    const numbered = page(`<h1>Long read</h1>${paragraphs(60)}`).replace(
+      '</style>',
+      '@page { @bottom-center { content: counter(page) "/" counter(pages); font-size: 9pt } }</style>',
+    );
+    const pdf = await renderer.render(numbered, { pageSize: 'letter' });
     const pages = Number((await pdfInfo(pdf)).Pages);
     expect(pages).toBeGreaterThanOrEqual(3);
     for (let n = 1; n <= pages; n++) {
@@ -64,6 +68,8 @@ describe('PdfRenderer: what the PDF contains', () => {
       const lastLine = text.trim().split('\n').pop()!.replace(/\s/g, '');
       expect(lastLine, `footer of page ${n}`).toBe(`${n}/${pages}`);
     }
+    // Nothing of Chromium's own header and footer (date, title, address) is printed.
+    expect(await pdfText(pdf, ['-f', '1', '-l', '1'])).not.toMatch(/about:blank|\d{1,2}\/\d{1,2}\/\d{2,4}/);
   });
 
   it('lays out right-to-left when the page says dir=rtl', async () => {
