@@ -1,4 +1,4 @@
-import { sanitizeHtml } from '@folio/article-html';
+import { sanitizeContent, sanitizeHtml } from '@folio/article-html';
 import type { ConversionOptions, InputKind } from '@folio/events';
 import {
   countWords,
@@ -35,14 +35,15 @@ export async function articleFrom(
       if (error instanceof PageFetchError) throw new ConversionError(error.code, error.message, error.retryable);
       throw error;
     });
-    let article: ExtractedArticle;
     try {
-      article = extractArticle(page.html, { url: page.url });
+      return extractArticle(page.html, {
+        url: page.url,
+        sanitize: (content, restore) => sanitizeContent(content, { baseUrl: page.url, restore }),
+      });
     } catch (error) {
       if (error instanceof NoArticleError) throw new ConversionError('parse_failed', 'the page loaded, but no article was found in it');
       throw error;
     }
-    return { ...article, contentHtml: sanitizeHtml(article.contentHtml, { baseUrl: page.url }) };
   }
 
   const contentHtml =

@@ -10,6 +10,12 @@ export interface PoolOptions {
   allowPrivateHosts: string[];
 }
 
+/**
+ * A larger young generation than V8's default for a worker: jsdom allocates a great many short-lived objects, and with
+ * the default a fifth of a worker's time went to scavenges; with 64 MB url→pdf's preparation ran 6–20 % faster.
+ */
+const YOUNG_GENERATION_MB = 64;
+
 type Reply = { id: number; ok: true; result: Conversion | Printable } | { id: number; ok: false; error: { name: string; code?: string; message: string; retryable?: boolean } };
 
 interface Slot {
@@ -77,7 +83,7 @@ export class ConversionPool {
     const entry = new URL('./worker.ts', import.meta.url).href;
     const worker = new Worker(
       `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`,
-      { eval: true, workerData: { allowPrivateHosts: this.options.allowPrivateHosts } },
+      { eval: true, workerData: { allowPrivateHosts: this.options.allowPrivateHosts }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } },
     );
     worker.unref();
     let loaded!: () => void;

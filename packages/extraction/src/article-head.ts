@@ -1,5 +1,6 @@
 import { endsAsSentence, isDateline } from './datelines.ts';
 import { normalisedText, words } from './text-measure.ts';
+import { elementsNamed, firstNamed, tagSet } from './elements.ts';
 
 /**
  * The lines a page prints above the story inside the article's own container — the headline again, the byline,
@@ -7,6 +8,8 @@ import { normalisedText, words } from './text-measure.ts';
  * real paragraph.
  */
 const MAX_HEAD_BLOCKS = 8;
+const MEDIA = tagSet('img', 'picture', 'video', 'iframe', 'figure');
+const TEXT_BLOCKS = tagSet('p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'span', 'time', 'address');
 const PARAGRAPH_WORDS = 25;
 const MAX_LINE_WORDS = 20;
 
@@ -20,14 +23,14 @@ export function removeArticleHead(root: Element, title: string): void {
     const text = normalisedText(block);
     const n = words(text);
     if (n >= PARAGRAPH_WORDS) break;
-    if (block.querySelector('img, picture, video, iframe, figure')) continue;
+    if (firstNamed(block, MEDIA)) continue;
     if (isRepeatedTitle(text, normalisedTitle) || isByline(text, n) || isDateline(text, n)) block.remove();
   }
 }
 
 /** Blocks that hold text directly (paragraph-like), in document order. */
 function leafBlocks(root: Element): Element[] {
-  return Array.from(root.querySelectorAll('p, div, h1, h2, h3, h4, h5, h6, span, time, address')).filter((element) => {
+  return elementsNamed(root, TEXT_BLOCKS).filter((element) => {
     if (normalisedText(element) === '') return false;
     for (const child of Array.from(element.children)) {
       if (/^(?:p|div|h[1-6]|ul|ol|table|blockquote|figure|section|article|header)$/.test(child.localName)) return false;

@@ -1,4 +1,5 @@
 import { textLength } from './text-measure.ts';
+import { descendants, elementsNamed, tagSet } from './elements.ts';
 
 /**
  * Page furniture inside the container Readability chose: navigation, share bars, newsletter and cookie prompts,
@@ -40,6 +41,7 @@ const FURNITURE_TAGS = ['nav', 'header', 'footer', 'aside', 'dialog', 'button', 
 
 /** Never remove an element holding more than this share of the article's reading text (and at least MIN_GUARDED characters). */
 const MAX_SHARE = 0.25;
+const LINKS = tagSet('a');
 const MIN_GUARDED = 500;
 
 export function classWords(element: Element): string[] {
@@ -51,7 +53,7 @@ export function classWords(element: Element): string[] {
 export function removeFurniture(root: Element): void {
   const readingText = new ReadingText(root);
   const candidates: Element[] = [];
-  for (const element of Array.from(root.querySelectorAll('*'))) {
+  for (const element of descendants(root)) {
     if (isFurniture(element)) candidates.push(element);
   }
   for (const element of candidates) {
@@ -83,7 +85,7 @@ export class ReadingText {
 
   within(element: Element): number {
     let links = 0;
-    for (const a of Array.from(element.querySelectorAll('a'))) links += textLength(a);
+    for (const a of elementsNamed(element, LINKS)) links += textLength(a);
     return textLength(element) - links;
   }
 

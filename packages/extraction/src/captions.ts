@@ -1,4 +1,5 @@
 import { classWords } from './boilerplate.ts';
+import { closestNamed, elementsWithAttribute, firstNamed, tagSet } from './elements.ts';
 
 /**
  * Image captions and credits, however a page marks them up (`<figcaption>`, `<p class="wp-caption-text">`,
@@ -7,13 +8,15 @@ import { classWords } from './boilerplate.ts';
  */
 const CAPTION_WORDS = new Set(['caption', 'captions', 'credit', 'credits', 'figcaption']);
 /** What a caption never holds: the media it describes, or structure of its own. */
-const NOT_IN_A_CAPTION = 'img, picture, video, audio, iframe, svg, figure, table, ul, ol, h1, h2, h3, h4, h5, h6';
+const NOT_IN_A_CAPTION = tagSet('img', 'picture', 'video', 'audio', 'iframe', 'svg', 'figure', 'table', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6');
+const FIGURE = tagSet('figure');
+const FIGCAPTION = tagSet('figcaption');
 /** Elements that cannot become a figcaption where they stand (table parts, list items). */
 const FIXED_PLACE = new Set(['figcaption', 'figure', 'caption', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'li', 'dt', 'dd', 'body', 'article', 'main']);
 const MAX_CAPTION_LENGTH = 600;
 
 export function markCaptions(root: Element): void {
-  for (const element of Array.from(root.querySelectorAll('[class], [id]'))) {
+  for (const element of elementsWithAttribute(root, ['class', 'id'])) {
     if (isCaption(element, classWords(element))) toFigcaption(element);
   }
 }
@@ -22,9 +25,9 @@ export function markCaptions(root: Element): void {
 export function isCaption(element: Element, words: string[]): boolean {
   if (FIXED_PLACE.has(element.localName) || words.length === 0) return false;
   const named = words.some((word) => CAPTION_WORDS.has(word)) ||
-    (words.includes('copyright') && element.closest('figure') !== null);
-  if (!named || element.parentElement?.closest('figcaption')) return false;
-  if (element.querySelector(NOT_IN_A_CAPTION)) return false;
+    (words.includes('copyright') && closestNamed(element, FIGURE) !== null);
+  if (!named || (element.parentElement && closestNamed(element.parentElement, FIGCAPTION))) return false;
+  if (firstNamed(element, NOT_IN_A_CAPTION)) return false;
   return (element.textContent ?? '').length <= MAX_CAPTION_LENGTH;
 }
 

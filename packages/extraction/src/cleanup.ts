@@ -3,6 +3,7 @@ import { removeFurniture } from './boilerplate.ts';
 import { markCaptions } from './captions.ts';
 import { removeNotices } from './notices.ts';
 import { removeRelatedLinks } from './related-links.ts';
+import { elementsWithAttribute } from './elements.ts';
 
 /**
  * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
@@ -16,5 +17,5 @@ export function cleanArticle(content: Element, title: string): void {
   removeRelatedLinks(content);
   removeNotices(content);
   removeArticleHead(content, title);
-  for (const element of Array.from(content.querySelectorAll('[class]'))) element.removeAttribute('class');
+  for (const element of elementsWithAttribute(content, ['class'])) element.removeAttribute('class');
 }

@@ -1,23 +1,18 @@
-import { JSDOM, VirtualConsole } from 'jsdom';
+import { parseHtmlDocument } from '@folio/dom';
 
 /**
- * Parses a page into an inert DOM: scripts never run (jsdom's default `runScripts` is off), nothing is fetched
- * (no `resources` option), and the page's stylesheets are not parsed at all. Readability reads no computed style
+ * Parses a page into an inert DOM: scripts never run (a DOMParser document has scripting disabled), nothing is
+ * fetched (see @folio/dom), and the page's stylesheets are not parsed at all. Readability reads no computed style
  * (only inline `style` and `hidden`), so stylesheets cost time for nothing — and jsdom throws on some real-world
  * CSS while parsing (a `calc()` it cannot read), which must not fail a conversion.
  */
 export function parseDocument(html: string, url: string | null): Document {
-  const options = {
-    ...(url && /^https?:/i.test(url) ? { url } : {}),
-    contentType: 'text/html',
-    virtualConsole: new VirtualConsole(),
-  };
   try {
-    return new JSDOM(removeScripts(removeStyleElements(html)), options).window.document;
+    return parseHtmlDocument(removeScripts(removeStyleElements(html)), url);
   } catch {
     // The careful removal leaves a `<style>` it could not prove safe to cut, or inline CSS makes jsdom throw:
     // turn every style element into an inert one and drop inline styles, then parse again.
-    const document = new JSDOM(neutraliseStyles(html), options).window.document;
+    const document = parseHtmlDocument(neutraliseStyles(html), url);
     for (const element of Array.from(document.querySelectorAll(INERT_STYLE))) element.remove();
     return document;
   }

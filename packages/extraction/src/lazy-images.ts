@@ -1,3 +1,5 @@
+import { closestNamed, elementsNamed, firstNamed, tagSet } from './elements.ts';
+
 /**
  * Lazy-loaded images keep their real address in an attribute a script would copy into `src` on scroll; with no
  * script running, the page is left with a spacer or nothing. Resolving them before Readability runs keeps the
@@ -14,6 +16,10 @@ const SRC_ATTRIBUTES = [
   'data-actualsrc', 'data-echo', 'data-img-src', 'data-lazyload', 'data-original-src', 'data-srcdefault',
   'data-default-src', 'data-native-src',
 ];
+const IMG = tagSet('img');
+const SOURCE = tagSet('source');
+const NOSCRIPT = tagSet('noscript');
+const IMAGES_AND_FALLBACKS = tagSet('img', 'noscript', 'source');
 const SRCSET_ATTRIBUTES = ['data-srcset', 'data-lazy-srcset', 'data-original-srcset', 'data-sizes-srcset'];
 
 const IMAGE_PATH = /\.(?:jpe?g|png|webp|gif|avif|svg)(?:$|[?#&])/i;
@@ -28,7 +34,7 @@ export interface ImageContext {
 export function resolveLazyImages(document: Document, context: ImageContext): void {
   const base = document.baseURI;
   // One walk for all three kinds (each query is a full walk of the page in jsdom).
-  const found = Array.from(document.querySelectorAll('img, noscript, source'));
+  const found = elementsNamed(document, IMAGES_AND_FALLBACKS);
   unwrapNoscriptImages(found.filter((e) => e.localName === 'noscript'));
   for (const element of found) {
     if (element.localName === 'img') {
@@ -101,7 +107,7 @@ export function largestCandidate(srcset: string): string | null {
 function fromPicture(img: Element): string | null {
   const picture = img.parentElement;
   if (picture?.localName !== 'picture') return null;
-  for (const source of Array.from(picture.querySelectorAll('source'))) {
+  for (const source of elementsNamed(picture, SOURCE)) {
     const srcset = source.getAttribute('srcset') ?? firstAttribute(source, SRCSET_ATTRIBUTES);
     const url = srcset ? largestCandidate(srcset) : null;
     if (url && !url.startsWith('data:')) return url;
@@ -148,7 +154,7 @@ export function absolute(url: string, base: string): string {
  */
 function unwrapNoscriptImages(noscripts: Element[]): void {
   for (const noscript of noscripts) {
-    const images = noscript.querySelectorAll('img');
+    const images = elementsNamed(noscript, IMG);
     if (images.length !== 1 || (noscript.textContent ?? '').trim() !== '') continue;
     const image = images[0]!;
     if (!image.getAttribute('src') && !image.getAttribute('srcset')) continue;
@@ -161,12 +167,12 @@ function unwrapNoscriptImages(noscripts: Element[]): void {
         : null;
     if (placeholder) placeholder.replaceWith(image);
     else if (!hasVisibleImage(noscript.parentElement)) noscript.replaceWith(image);
-    if (noscript.isConnected && noscript.querySelector('img') === null) noscript.remove();
+    if (noscript.isConnected && firstNamed(noscript, IMG) === null) noscript.remove();
   }
 }
 
 /** Whether an element shows an image of its own (one not inside a `<noscript>`). */
 function hasVisibleImage(element: Element | null): boolean {
   if (!element) return false;
-  return Array.from(element.querySelectorAll('img')).some((img) => img.closest('noscript') === null);
+  return elementsNamed(element, IMG).some((img) => closestNamed(img, NOSCRIPT) === null);
 }

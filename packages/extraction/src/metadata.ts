@@ -1,4 +1,5 @@
 import { absolute } from './lazy-images.ts';
+import { closestNamed, elementsNamed, tagSet } from './elements.ts';
 
 /**
  * What a page states about itself — JSON-LD, `<meta>` tags, `<link rel=canonical>`, `<time>`, `<html lang dir>`.
@@ -15,6 +16,8 @@ export interface PageMetadata {
 
 type JsonObject = Record<string, unknown>;
 
+const METADATA_ELEMENTS = tagSet('meta', 'link', 'script', 'time');
+const ARTICLE_OR_MAIN = tagSet('article', 'main');
 const ARTICLE_TYPE = /Article|BlogPosting|Posting|Report|NewsArticle|WebPage|Review|Recipe|HowTo/;
 
 /** The elements metadata comes from, gathered in one pass over the page (each query is a full walk in jsdom). */
@@ -27,7 +30,7 @@ interface MetadataElements {
 
 function gather(document: Document): MetadataElements {
   const found: MetadataElements = { metas: [], links: [], jsonLd: [], times: [] };
-  for (const element of Array.from(document.querySelectorAll('meta, link, script, time'))) {
+  for (const element of elementsNamed(document, METADATA_ELEMENTS)) {
     switch (element.localName) {
       case 'meta':
         found.metas.push(element);
@@ -168,7 +171,7 @@ function publishedDate(times: Element[], article: JsonObject | undefined, meta: 
   for (const key of DATE_META) candidates.push(meta.get(key));
   // <time> elements: the one marked as the publication date, then the first in the article, then the first at all.
   const marked = times.find((t) => t.hasAttribute('pubdate') || /\bdatePublished\b/i.test(t.getAttribute('itemprop') ?? ''));
-  const inArticle = times.find((t) => t.closest('article, main') !== null);
+  const inArticle = times.find((t) => closestNamed(t, ARTICLE_OR_MAIN) !== null);
   for (const time of [marked, inArticle, times[0]]) candidates.push(time?.getAttribute('datetime'));
   candidates.push(article?.dateModified);
   for (const candidate of candidates) {

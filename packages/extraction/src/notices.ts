@@ -1,5 +1,6 @@
 import { isDateline } from './datelines.ts';
 import { normalisedText, words } from './text-measure.ts';
+import { elementsNamed, firstNamed, tagSet } from './elements.ts';
 
 /**
  * Lines that are the page talking about itself rather than the article: ad slots and loaders, "Posted …/Updated …"
@@ -25,17 +26,19 @@ const SIGN_OFF = /\b(?:follow (?:us|him|her|them|me)\b|subscribe|sign up|newslet
 const MAX_SIGN_OFF_WORDS = 40;
 const SIGN_OFF_SPAN = 4;
 
-const LINE_BLOCKS = 'p, div, span, h2, h3, h4, h5, h6, li, strong, em, b';
+const LINE_BLOCKS = tagSet('p', 'div', 'span', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'strong', 'em', 'b');
+const MEDIA = tagSet('img', 'picture', 'video', 'iframe');
+const P = tagSet('p');
 
 export function removeNotices(root: Element): void {
-  for (const block of Array.from(root.querySelectorAll(LINE_BLOCKS))) {
+  for (const block of elementsNamed(root, LINE_BLOCKS)) {
     if (!root.contains(block)) continue;
     const text = normalisedText(block);
     if (text === '' || text.length > 300) continue;
     const n = words(text);
     const isStamp = STAMP_PREFIX.test(text) && isDateline(text, n);
     if (NOTICE.test(text) || isStamp || NOTES.some(([pattern, max]) => n <= max && pattern.test(text))) {
-      if (!block.querySelector('img, picture, video, iframe')) block.remove();
+      if (!firstNamed(block, MEDIA)) block.remove();
     }
   }
   removeSignOff(root);
@@ -43,7 +46,7 @@ export function removeNotices(root: Element): void {
 
 /** The last few paragraphs, from the end backwards, while they are short promotional lines. */
 function removeSignOff(root: Element): void {
-  const paragraphs = Array.from(root.querySelectorAll('p'));
+  const paragraphs = elementsNamed(root, P);
   for (let i = paragraphs.length - 1, seen = 0; i >= 0 && seen < SIGN_OFF_SPAN; i--, seen++) {
     const p = paragraphs[i]!;
     const text = normalisedText(p);

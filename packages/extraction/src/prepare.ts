@@ -1,6 +1,7 @@
 import { classWords, isArticleFurniture, PROTECTED } from './boilerplate.ts';
 import { isCaption, toFigcaption } from './captions.ts';
 import { textLength } from './text-measure.ts';
+import { elementsWithAttribute } from './elements.ts';
 
 /**
  * One pass over the page before Readability runs, for what Readability's rewriting would make unrecognisable:
@@ -28,7 +29,7 @@ export function prepareForReadability(document: Document): Prepared {
   const prepared: Prepared = { byline: null };
   const body = document.body;
   if (!body) return prepared;
-  const elements = Array.from(body.querySelectorAll('[class], [id]'));
+  const elements = elementsWithAttribute(body, ['class', 'id']);
   for (const element of elements) {
     if (element.localName === 'blockquote' && classWords(element).some((word) => EMBEDDED_POST.has(word))) {
       keepEmbeddedPost(element, body);

@@ -1,4 +1,5 @@
 import { linkDensity, normalisedText, words } from './text-measure.ts';
+import { closestNamed, elementsNamed, firstNamed, tagSet } from './elements.ts';
 
 /**
  * Lists and lines of links to the site's other stories ("You may also like…", "More:", "Related: …", a rail of
@@ -16,19 +17,26 @@ const MAX_LABEL_WORDS = 6;
 /** "Related: …", "Read more: …", and their equivalents in a few languages, followed by a link. */
 const LINK_PREFIX = /^(?:related|related stories|related articles|read more|read also|also read|see more|see also|more|watch|listen|recommended|don['’]t miss|must read|lesen sie auch|mehr zum thema|leia também|leia mais|veja também|baca juga|lire aussi|à lire aussi|ver también|lee también|leggi anche)\s*[:：]/i;
 
-const BLOCKS_OF_LINKS = 'p, h2, h3, h4, h5, h6, li, div, dt, dd';
+const BLOCKS_OF_LINKS = tagSet('p', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'div', 'dt', 'dd');
+const LISTS = tagSet('ul', 'ol');
+const LI = tagSet('li');
+const LI_TABLE_BLOCKQUOTE = tagSet('li', 'table', 'blockquote');
+const A = tagSet('a');
+const P = tagSet('p');
+const IMG = tagSet('img');
+const LINKS_AND_MEDIA = tagSet('a', 'img', 'picture', 'video', 'iframe');
 
 export function removeRelatedLinks(root: Element): void {
   const site = new Site(root.ownerDocument.baseURI);
   const isListOfLinks = (list: Element) => isLinkList(list) && site.linksAreInternal(list);
   const isLineOfLinks = (block: Element) => isLinkLine(block) && site.linksAreInternal(block);
   const isPrefixedLink = (block: Element) => isPrefixedLine(block) && site.linksAreInternal(block);
-  for (const list of Array.from(root.querySelectorAll('ul, ol'))) {
-    if (!root.contains(list) || list.parentElement?.closest('li')) continue;
+  for (const list of elementsNamed(root, LISTS)) {
+    if (!root.contains(list) || (list.parentElement && closestNamed(list.parentElement, LI))) continue;
     if (isListOfLinks(list)) removeWithLabel(list);
   }
-  for (const block of Array.from(root.querySelectorAll(BLOCKS_OF_LINKS))) {
-    if (!root.contains(block) || block.closest('li, table, blockquote')) continue;
+  for (const block of elementsNamed(root, BLOCKS_OF_LINKS)) {
+    if (!root.contains(block) || closestNamed(block, LI_TABLE_BLOCKQUOTE)) continue;
     if (hasBlockChildren(block)) continue;
     if (isLineOfLinks(block) || isPrefixedLink(block)) removeWithLabel(block);
   }
@@ -38,17 +46,17 @@ export function removeRelatedLinks(root: Element): void {
 function isLinkList(list: Element): boolean {
   const items = Array.from(list.children).filter((c) => c.localName === 'li');
   if (items.length === 0) return false;
-  if (!items.every((item) => item.querySelector('a') !== null && words(item) <= MAX_ITEM_WORDS)) return false;
+  if (!items.every((item) => firstNamed(item, A) !== null && words(item) <= MAX_ITEM_WORDS)) return false;
   return linkDensity(list) >= LIST_LINK_DENSITY;
 }
 
 function isLinkLine(block: Element): boolean {
   const n = words(block);
-  return n > 0 && n <= MAX_LINE_WORDS && block.querySelector('a') !== null && linkDensity(block) >= LINE_LINK_DENSITY;
+  return n > 0 && n <= MAX_LINE_WORDS && firstNamed(block, A) !== null && linkDensity(block) >= LINE_LINK_DENSITY;
 }
 
 function isPrefixedLine(block: Element): boolean {
-  return block.querySelector('a') !== null && words(block) <= MAX_LINE_WORDS * 2 && LINK_PREFIX.test(normalisedText(block));
+  return firstNamed(block, A) !== null && words(block) <= MAX_LINE_WORDS * 2 && LINK_PREFIX.test(normalisedText(block));
 }
 
 /**
@@ -66,7 +74,7 @@ function removeWithLabel(block: Element): void {
 }
 
 function isLabel(element: Element, headingsCount: boolean): boolean {
-  if (element.querySelector('a, img, picture, video, iframe') !== null) return false;
+  if (firstNamed(element, LINKS_AND_MEDIA) !== null) return false;
   const text = normalisedText(element);
   const n = words(text);
   if (n === 0 || n > MAX_LABEL_WORDS) return false;
@@ -86,11 +94,12 @@ function hasBlockChildren(element: Element): boolean {
  * stories): an inline element inside a paragraph that holds an image and several links and little else.
  */
 function removeInlineCards(root: Element): void {
-  for (const image of Array.from(root.querySelectorAll('p img'))) {
-    const paragraph = image.closest('p');
+  for (const image of elementsNamed(root, IMG)) {
+    const paragraph = image.parentElement && closestNamed(image.parentElement, P);
+    if (!paragraph) continue;
     // The smallest inline element around the image that is mostly links: the card, without the name before it.
-    for (let card = image.parentElement; card && card !== paragraph; card = card.parentElement) {
-      if (card.querySelectorAll('a').length >= 2 && linkDensity(card) >= LIST_LINK_DENSITY) {
+    for (let card: Element | null = image.parentElement; card && card !== paragraph; card = card.parentElement) {
+      if (elementsNamed(card, A).length >= 2 && linkDensity(card) >= LIST_LINK_DENSITY) {
         if (root.contains(card)) card.remove();
         break;
       }
@@ -111,7 +120,7 @@ class Site {
     if (!this.domain) return true;
     let internal = 0;
     let external = 0;
-    for (const a of Array.from(element.querySelectorAll('a'))) {
+    for (const a of elementsNamed(element, A)) {
       const weight = (a.textContent ?? '').trim().length || 1;
       const domain = siteDomain(a.getAttribute('href') ?? '', this.domain);
       if (domain === null || domain === this.domain) internal += weight;

@@ -1,3 +1,5 @@
+import { elementsNamed, tagSet } from './elements.ts';
+
 /** Text measures shared by the cleanup rules: counted without whitespace, so markup indentation weighs nothing. */
 
 export function textLength(node: Node): number {
@@ -17,7 +19,7 @@ export function linkDensity(element: Element): number {
   const total = textLength(element);
   if (total === 0) return 0;
   let links = 0;
-  for (const a of Array.from(element.querySelectorAll('a'))) links += textLength(a);
+  for (const a of elementsNamed(element, LINKS)) links += textLength(a);
   return Math.min(1, links / total);
 }
 
@@ -30,6 +32,7 @@ export function normalisedText(element: Element): string {
   return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
+const LINKS = tagSet('a');
 const INVISIBLE = new Set(['script', 'style', 'noscript', 'template']);
 
 function nonSpace(text: string): number {

@@ -1,0 +1,61 @@
+/**
+ * The elements under `root` whose local name is one of `names`, in document order. A walk over element children,
+ * because jsdom's `querySelectorAll` with a selector list costs about five times as much (measured: 320 µs against
+ * 65 µs on a 1,500-word page) and extraction asks for such lists hundreds of times a page.
+ */
+export function elementsNamed(root: ParentNode, names: ReadonlySet<string>): Element[] {
+  const found: Element[] = [];
+  const visit = (parent: ParentNode) => {
+    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+      if (names.has(child.localName)) found.push(child);
+      if (child.firstElementChild) visit(child);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+/** The first element under `root`, in document order, whose local name is one of `names` (`querySelector`). */
+export function firstNamed(root: ParentNode, names: ReadonlySet<string>): Element | null {
+  for (let child = root.firstElementChild; child; child = child.nextElementSibling) {
+    if (names.has(child.localName)) return child;
+    const below = child.firstElementChild ? firstNamed(child, names) : null;
+    if (below) return below;
+  }
+  return null;
+}
+
+/** `element` itself or its nearest ancestor whose local name is one of `names` (`closest`). */
+export function closestNamed(element: Element, names: ReadonlySet<string>): Element | null {
+  for (let at: Element | null = element; at; at = at.parentElement) if (names.has(at.localName)) return at;
+  return null;
+}
+
+/** The elements under `root` that carry any of `attributes`, in document order (`[class], [id]`). */
+export function elementsWithAttribute(root: ParentNode, attributes: readonly string[]): Element[] {
+  const found: Element[] = [];
+  const visit = (parent: ParentNode) => {
+    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+      if (attributes.some((name) => child.hasAttribute(name))) found.push(child);
+      if (child.firstElementChild) visit(child);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+/** A set of local names, for the functions above. */
+export const tagSet = (...localNames: string[]): ReadonlySet<string> => new Set(localNames);
+
+/** Every element under `root`, in document order (`querySelectorAll('*')`). */
+export function descendants(root: ParentNode): Element[] {
+  const found: Element[] = [];
+  const visit = (parent: ParentNode) => {
+    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+      found.push(child);
+      if (child.firstElementChild) visit(child);
+    }
+  };
+  visit(root);
+  return found;
+}
