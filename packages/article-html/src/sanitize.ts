@@ -1,7 +1,7 @@
 import createDOMPurify, { type Config, type DOMPurify, type UponSanitizeAttributeHookEvent } from 'dompurify';
 import { DataImageStash } from './data-image-stash.ts';
 import { parseBase, safeSrcset, safeUrl, type UrlKind } from './url-policy.ts';
-import { domWindow } from '@folio/dom';
+import { windowFor, windowOf } from '@folio/dom';
 
 /**
  * What survives of untrusted article HTML. Built on DOMPurify's own allow-lists for HTML, SVG and MathML (which also
@@ -101,14 +101,17 @@ function settle(node: Element): void {
   }
 }
 
-let purifier: DOMPurify | undefined;
+/** One DOMPurify per jsdom window (@folio/dom replaces its window now and then); each dies with its window. */
+const purifiers = new WeakMap<object, DOMPurify>();
 
-function sharedPurifier(): DOMPurify {
-  if (purifier) return purifier;
-  const instance = createDOMPurify(domWindow() as unknown as Parameters<typeof createDOMPurify>[0]);
-  instance.addHook('uponSanitizeAttribute', judgeAddress);
-  instance.addHook('afterSanitizeAttributes', settle);
-  purifier = instance;
+function purifierFor(window: object): DOMPurify {
+  let instance = purifiers.get(window);
+  if (!instance) {
+    instance = createDOMPurify(window as Parameters<typeof createDOMPurify>[0]);
+    instance.addHook('uponSanitizeAttribute', judgeAddress);
+    instance.addHook('afterSanitizeAttributes', settle);
+    purifiers.set(window, instance);
+  }
   return instance;
 }
 
@@ -121,7 +124,7 @@ export interface SanitizeOptions {
 export function sanitizeHtml(html: string, options: SanitizeOptions = {}): string {
   const stash = new DataImageStash();
   const stashed = stash.stash(html);
-  const clean = during(options.baseUrl, (value) => stash.restoreWhole(value), () => sharedPurifier().sanitize(stashed, CONFIG));
+  const clean = during(options.baseUrl, (value) => stash.restoreWhole(value), () => purifierFor(windowFor(stashed)).sanitize(stashed, CONFIG));
   return stash.restoreAll(clean);
 }
 
@@ -138,12 +141,14 @@ const IN_PLACE_CONFIG: Config = { ...CONFIG, IN_PLACE: true };
 /**
  * The same sanitising, in place, for content already parsed in this thread's window (@folio/dom): what extraction
  * hands over is cleaned where it lies instead of being serialised and parsed once more (a tenth of a url→pdf job's
- * CPU). `root` is the container (a `<div>`, say): it must be an element the rules allow, and it is kept, with its
+ * CPU). The document must come from @folio/dom's `parseHtmlDocument`. `root` is the container (a `<div>`, say): it must be an element the rules allow, and it is kept, with its
  * children sanitised; callers take its `innerHTML`. Parsing in a browser-grade parser (parse5) and serialising
  * afterwards is the same round trip DOMPurify's string path makes.
  */
 export function sanitizeContent(root: Element, options: SanitizeContentOptions = {}): void {
-  during(options.baseUrl, options.restore ?? null, () => sharedPurifier().sanitize(root, IN_PLACE_CONFIG));
+  const window = root.ownerDocument && windowOf(root.ownerDocument);
+  if (!window) throw new TypeError('sanitizeContent works on documents parsed by @folio/dom (parseHtmlDocument)');
+  during(options.baseUrl, options.restore ?? null, () => purifierFor(window).sanitize(root, IN_PLACE_CONFIG));
 }
 
 function during<T>(baseUrl: string | null | undefined, restore: ((value: string) => string) | null, run: () => T): T {

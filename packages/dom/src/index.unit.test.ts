@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { domWindow, parseHtmlDocument } from './index.ts';
+import { parseHtmlDocument, RECYCLE_AFTER_DOCUMENTS, windowFor, windowOf } from './index.ts';
 
 describe('the thread’s window', () => {
-  it('parses documents at their own address, one after another, in the same window', () => {
+  it('parses documents at their own address, one after another', () => {
     const a = parseHtmlDocument('<p><a href="x">x</a></p>', 'https://news.example/2024/story');
     const b = parseHtmlDocument('<p><a href="y">y</a></p>', null);
     expect(a.URL).toBe('https://news.example/2024/story');
     expect(a.querySelector('a')!.href).toBe('https://news.example/2024/x');
     expect(b.URL).toBe('about:blank');
     expect(a.querySelector('a')!.href).toBe('https://news.example/2024/x'); // the first keeps its address
-    expect(a.body).toBeInstanceOf(domWindow().HTMLElement);
+    expect(a.body).toBeInstanceOf(windowOf(a)!.HTMLElement);
   });
 
   it('runs no script and honours a page’s own <base>', () => {
@@ -18,4 +18,26 @@ describe('the thread’s window', () => {
     expect(doc.querySelector('img')!.src).toBe('https://site.example/static/p.png');
     expect(parseHtmlDocument('<p>x</p>', 'file:///etc/passwd').URL).toBe('about:blank');
   });
+
+  it('moves to a new window after a while, and documents of the old one keep working', () => {
+    const first = parseHtmlDocument('<p id="p">kept</p>');
+    const windows = new Set([windowOf(first)]);
+    for (let i = 0; i < RECYCLE_AFTER_DOCUMENTS; i++) windows.add(windowOf(parseHtmlDocument('<p>x</p>')));
+    expect(windows.size).toBeGreaterThan(1);
+    first.getElementById('p')!.setAttribute('title', 'still usable');
+    expect(first.body.innerHTML).toBe('<p id="p" title="still usable">kept</p>');
+    expect(windowOf(document_not_parsed_here())).toBeUndefined();
+  });
+
+  it('counts HTML parsed by other libraries in its windows too', () => {
+    const big = 'x'.repeat(600_000);
+    const a = windowFor(big);
+    const b = windowFor(big);
+    const c = windowFor(big);
+    expect(a === b && b === c).toBe(false);
+  });
 });
+
+function document_not_parsed_here(): Document {
+  return new (windowFor('').DOMParser)().parseFromString('<p></p>', 'text/html');
+}
