@@ -12,7 +12,11 @@ await runService('renderer', async ({ config, logger }) => {
   await prepareTopics(config, log);
   const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
   await publisher.connect();
-  const pdf = new PdfRenderer({ executablePath: config.chromiumPath, allowPrivateHosts: config.allowPrivateHosts });
+  const pdf = new PdfRenderer({
+    executablePath: config.chromiumPath,
+    allowPrivateHosts: config.allowPrivateHosts,
+    memoryBudgetMb: config.chromiumMemoryMb,
+  });
   await pdf.start();
   const pool = new ConversionPool({
     size: Math.min(config.renderConcurrency, availableParallelism()),

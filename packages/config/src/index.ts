@@ -41,6 +41,8 @@ export interface Config {
   renderConcurrency: number;
   renderAttempts: number;
   chromiumPath: string | undefined;
+  /** Memory all of Chromium's processes may hold before tabs are replaced (MiB). */
+  chromiumMemoryMb: number;
   /** Fault injection for the crash and poison tests only; empty in every real deployment. */
   faults: Faults;
 }
@@ -117,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
     claimCheckBytes: read.integer('FOLIO_CLAIM_CHECK_BYTES', 64 * 1024, { min: 0, max: 512 * 1024 }),
     renderConcurrency: read.integer('FOLIO_RENDER_CONCURRENCY', 4, { min: 1, max: 64 }),
     renderAttempts: read.integer('FOLIO_RENDER_ATTEMPTS', 3, { min: 1, max: 10 }),
+    chromiumMemoryMb: read.integer('FOLIO_CHROMIUM_MEMORY_MB', 1024, { min: 64, max: 65536 }),
     chromiumPath: read.optional('CHROMIUM_PATH'),
     faults: {
       renderDelayMs: read.integer('FOLIO_FAULT_RENDER_DELAY_MS', 0, { min: 0 }),

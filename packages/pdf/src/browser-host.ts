@@ -38,6 +38,11 @@ export class BrowserHost {
     return this.launching;
   }
 
+  /** The running browser's process id, if one is running. */
+  pid(): number | undefined {
+    return this.current?.connected ? this.current.process()?.pid : undefined;
+  }
+
   /** Whether `browser` is the live one (pages of a dead or replaced browser cannot serve). */
   isLive(browser: Browser): boolean {
     return browser === this.current && browser.connected;

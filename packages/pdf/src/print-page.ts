@@ -11,6 +11,10 @@ export interface PrintPage {
   crashed?: Error;
   /** Rejects when the tab crashes; `render` races its work against it, since a crashed tab never answers. */
   readonly crash: Promise<never>;
+  /** Characters of the largest document printed in this tab: what its renderer process has grown to hold. */
+  largestDocument: number;
+  /** Set when the tab is to be replaced at the first chance (Chromium over its memory budget). */
+  retired?: boolean;
 }
 
 /**
@@ -44,7 +48,7 @@ async function open(browser: Browser, onCrash: () => void): Promise<PrintPage> {
       rejectCrash = reject;
     });
     crash.catch(() => {}); // observed by `render` when it matters
-    const printPage: PrintPage = { page, browser, crash };
+    const printPage: PrintPage = { page, browser, crash, largestDocument: 0 };
     page.on('error', (err) => {
       printPage.crashed = err;
       rejectCrash(err);

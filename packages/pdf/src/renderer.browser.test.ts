@@ -229,6 +229,37 @@ describe('PdfRenderer: frames', () => {
   });
 });
 
+describe('PdfRenderer: memory budget', () => {
+  it('keeps the tabs it has while Chromium stays under its budget', async () => {
+    const renderer = new PdfRenderer({ pages: 2, memoryCheckIntervalMs: 0 });
+    try {
+      for (let i = 0; i < 3; i++) await renderer.render(page(paragraphs(20)), { pageSize: 'letter' });
+      const { memoryBytes, retiredForMemory } = renderer.stats();
+      expect(memoryBytes).toBeGreaterThan(20 * 2 ** 20); // a browser and two tabs, measured from /proc
+      expect(retiredForMemory).toBe(0);
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('replaces the tab that printed the largest document when Chromium is over its budget, and keeps serving', async () => {
+    const renderer = new PdfRenderer({ pages: 2, memoryBudgetMb: 1, memoryCheckIntervalMs: 0 });
+    try {
+      await renderer.start();
+      const browserPid = chromiumBrowsers().at(-1)!;
+      const before = chromiumRenderers(browserPid);
+      await renderer.render(page(paragraphs(200)), { pageSize: 'letter' });
+      expect(renderer.stats().retiredForMemory).toBe(1);
+      await waitFor(() => chromiumRenderers(browserPid).some((pid) => !before.includes(pid))); // a fresh tab, in its own process
+      const text = await pdfText(await renderer.render(page('<p>after the replacement</p>'), { pageSize: 'letter' }));
+      expect(text).toContain('after the replacement');
+      expect(renderer.stats().retiredForMemory).toBe(2);
+    } finally {
+      await renderer.close();
+    }
+  });
+});
+
 describe('PdfRenderer: setup problems', () => {
   it('says clearly when Chromium cannot be started, at start and at render', async () => {
     const renderer = new PdfRenderer({ executablePath: '/nonexistent/chromium-headless-shell' });

@@ -4,6 +4,7 @@ import { BrowserHost } from './browser-host.ts';
 import { defaultExecutablePath, launchChromium } from './chromium.ts';
 import { EgressProxy, type EgressDecision } from './egress-proxy.ts';
 import { BrowserLaunchError, RenderCrashedError, RendererClosedError, RenderFailedError, RenderTimeoutError } from './errors.ts';
+import { processTreeMemory } from './memory.ts';
 import { pageSizeOf, printOptions, type PageSize } from './print-options.ts';
 import { closePrintPage, openPrintPage, type PrintPage } from './print-page.ts';
 import { PoolClosedError, WarmPool, type Lease } from './warm-pool.ts';
@@ -21,6 +22,14 @@ export interface PdfRendererOptions {
   pages?: number;
   /** Renders before a page is replaced (default 200). */
   recycleAfter?: number;
+  /**
+   * Memory Chromium may hold, all its processes together (proportional set size, MiB; default 1024). Past it, the tab
+   * that printed the largest document is replaced (idle at once, busy when its render ends), one per check, until
+   * Chromium is back under the budget. Linux only (read from /proc); elsewhere only `recycleAfter` applies.
+   */
+  memoryBudgetMb?: number;
+  /** How often memory is looked at, at most (default 1000 ms; it costs a few /proc reads). */
+  memoryCheckIntervalMs?: number;
   /** FOLIO_ALLOW_PRIVATE_HOSTS entries (exact hosts, addresses, CIDR ranges) Chromium may reach although private. */
   allowPrivateHosts?: string[];
   /** Sees each connection the network boundary refused (for logs and metrics). */
@@ -64,6 +73,11 @@ export class PdfRenderer {
   private starting?: Promise<void>;
   private closing?: Promise<void>;
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly pages = new Set<PrintPage>();
+  private readonly memoryBudgetBytes: number;
+  private readonly memoryCheckIntervalMs: number;
+  private memoryCheckedAt = 0;
+  private memory = { lastBytes: null as number | null, retired: 0 };
 
   constructor(options: PdfRendererOptions = {}) {
     this.executablePath = options.executablePath ?? defaultExecutablePath();
@@ -74,12 +88,21 @@ export class PdfRenderer {
     );
     this.pool = new WarmPool<PrintPage>(
       {
-        create: async () => openPrintPage(await this.host.browser(), () => this.pool.refreshIdle()),
-        destroy: closePrintPage,
-        usable: (p) => !p.crashed && !p.page.isClosed() && this.host.isLive(p.browser),
+        create: async () => {
+          const page = await openPrintPage(await this.host.browser(), () => this.pool.refreshIdle());
+          this.pages.add(page);
+          return page;
+        },
+        destroy: (page) => {
+          this.pages.delete(page);
+          return closePrintPage(page);
+        },
+        usable: (p) => !p.crashed && !p.retired && !p.page.isClosed() && this.host.isLive(p.browser),
       },
       { size: options.pages ?? 4, recycleAfter: options.recycleAfter ?? 200 },
     );
+    this.memoryBudgetBytes = (options.memoryBudgetMb ?? 1024) * 2 ** 20;
+    this.memoryCheckIntervalMs = options.memoryCheckIntervalMs ?? 1000;
   }
 
   /** Starts the proxy and Chromium and warms the pages; a missing browser fails here (BrowserLaunchError). */
@@ -126,6 +149,11 @@ export class PdfRenderer {
     }
   }
 
+  /** Counts for metrics and tests: Chromium's memory when last looked at, and the tabs replaced to bring it down. */
+  stats(): { memoryBytes: number | null; retiredForMemory: number } {
+    return { memoryBytes: this.memory.lastBytes, retiredForMemory: this.memory.retired };
+  }
+
   /** Refuses new renders, lets the ones under way finish (each within its budget), then stops Chromium and the proxy. */
   close(): Promise<void> {
     this.closing ??= (async () => {
@@ -154,8 +182,33 @@ export class PdfRenderer {
     } catch (err) {
       throw this.explain(err, lease, job);
     } finally {
+      lease.resource.largestDocument = Math.max(lease.resource.largestDocument, job.html.length);
+      this.keepWithinMemory();
       this.pool.release(lease, broken);
     }
+  }
+
+  /**
+   * Renderer processes keep what the largest document they printed made them allocate (≈140 MiB a tab after
+   * 8,000-word articles, from ≈22 MiB fresh). Over the budget, the tab that printed the largest document is retired:
+   * replaced at once when idle, when its render ends otherwise. One per check, so the next check sees the effect.
+   */
+  private keepWithinMemory(): void {
+    const now = Date.now();
+    if (now - this.memoryCheckedAt < this.memoryCheckIntervalMs) return;
+    this.memoryCheckedAt = now;
+    const pid = this.host.pid();
+    const bytes = pid === undefined ? null : processTreeMemory(pid);
+    this.memory.lastBytes = bytes;
+    if (bytes === null || bytes <= this.memoryBudgetBytes) return;
+    let largest: PrintPage | undefined;
+    for (const page of this.pages) {
+      if (!page.retired && (!largest || page.largestDocument > largest.largestDocument)) largest = page;
+    }
+    if (!largest) return;
+    largest.retired = true;
+    this.memory.retired += 1;
+    this.pool.refreshIdle();
   }
 
   /** Why a render failed: out of time, or Chromium lost under it (worth one more try), or the error itself. */
