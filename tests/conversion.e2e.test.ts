@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mammoth from 'mammoth';
+import { pdfImages } from '@folio/pdf/test-support/poppler';
+import { solidPng } from '@folio/pdf/test-support/png';
 import { Stack } from './support/stack.ts';
 
 const PIXEL = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360f8cfc0f01f0005000201' + 'a2b1e5d70000000049454e44ae426082', 'hex');
@@ -21,14 +23,45 @@ const ARTICLE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><tit
 <ul><li>First box</li><li>Second box</li></ul></article>
 <footer>Share on social media · Subscribe</footer><script>document.title = 'hacked'</script></body></html>`;
 
+const PHOTO = solidPng(240, 160, [30, 90, 200]);
+
+/** An article with one photo from its own (allowed) host and every kind of reference to the private canary. */
+const photoStory = (canaryOrigin: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Photo story</title>
+<link rel="stylesheet" href="${canaryOrigin}/page.css"></head><body><article><h1>Photo story</h1>
+${Array.from({ length: 8 }, (_, i) => paragraph(i)).join('\n')}
+<figure><img src="/photo.png" alt="The river" width="240" height="160"><figcaption>The river at noon</figcaption></figure>
+<p>From the archive: <img src="${canaryOrigin}/img.png" alt="archive"> and
+<picture><source srcset="${canaryOrigin}/source.webp"><img src="${canaryOrigin}/picture.png" alt="pictured"></picture>
+<span style="background: url(${canaryOrigin}/style-url.png)">styled</span></p>
+<iframe src="${canaryOrigin}/frame"></iframe><object data="${canaryOrigin}/object"></object>
+<a href="${canaryOrigin}/link">a link is only text</a></article></body></html>`;
+
 describe('every input to every output through POST /v2/convert', () => {
   let stack: Stack;
   let key: string;
   let site: Server;
   let origin: string;
+  // 127.0.0.1 stands in for the public web (allowlisted); 127.0.0.2 is a private address that must never be reached.
+  let canary: Server;
+  let canaryOrigin: string;
+  const canaryHits: string[] = [];
 
   beforeAll(async () => {
+    canary = createServer((req, res) => {
+      canaryHits.push(req.url ?? '');
+      res.end();
+    });
+    await new Promise<void>((r) => canary.listen(0, '127.0.0.2', r));
+    canaryOrigin = `http://127.0.0.2:${(canary.address() as AddressInfo).port}`;
     site = createServer((req, res) => {
+      if (req.url === '/photo.png') {
+        res.setHeader('content-type', 'image/png');
+        return res.end(PHOTO);
+      }
+      if (req.url === '/2024/06/photo-story') {
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        return res.end(photoStory(canaryOrigin));
+      }
       if (req.url === '/lead.png') {
         res.setHeader('content-type', 'image/png');
         return res.end(PIXEL);
@@ -52,6 +85,7 @@ describe('every input to every output through POST /v2/convert', () => {
   afterAll(async () => {
     await stack?.stop();
     site?.close();
+    canary?.close();
   });
 
   const convert = (body: Record<string, unknown>) => stack.request('POST', '/v2/convert', { key, json: body });
@@ -104,6 +138,23 @@ describe('every input to every output through POST /v2/convert', () => {
     expect(html).toContain('nested');
     expect(html).toContain('<table>');
     expect(html).toContain('href="https://example.com/"');
+  });
+
+  it('embeds an image from an allowed host in the pdf and the docx, and never reaches a private address', async () => {
+    const url = `${origin}/2024/06/photo-story`;
+    const pdf = await convert({ url, output: 'pdf', header_image_url: `${canaryOrigin}/header.png`, css_url: `${canaryOrigin}/style.css` });
+    expect(pdf.status).toBe(200);
+    const pdfBytes = Buffer.from(await (await fetch(pdf.body.file_url)).arrayBuffer());
+    expect(await pdfImages(pdfBytes)).toContainEqual({ width: 240, height: 160 });
+
+    const docx = await convert({ url, output: 'docx' });
+    expect(docx.status).toBe(200);
+    const docxBytes = Buffer.from(await (await fetch(docx.body.file_url)).arrayBuffer());
+    const { value: html } = await mammoth.convertToHtml({ buffer: docxBytes });
+    const embedded = [...html.matchAll(/<img [^>]*src="data:image\/png;base64,([^"]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64'));
+    expect(embedded.some((png) => png.equals(PHOTO))).toBe(true);
+
+    expect(canaryHits).toEqual([]);
   });
 
   it('answers the interface errors for pages it cannot convert', async () => {
