@@ -1,4 +1,4 @@
-import type { Browser } from 'puppeteer-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 
 /**
  * Photo-like 800×450 JPEGs (what article images mostly are), drawn by Chromium itself: layered gradients and
@@ -23,4 +23,18 @@ export async function makePhotos(browser: Browser, count: number): Promise<Uint8
   }
   await page.close();
   return photos;
+}
+
+/**
+ * Plain puppeteer on the same Chromium binary: its default flags (plus --no-sandbox as root), nothing of the engine's.
+ * It takes the screenshots for the photos, and it is the "raw puppeteer" the engine is compared with.
+ */
+export function launchPlainChromium(executablePath: string): Promise<Browser> {
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  return puppeteer.launch({
+    executablePath,
+    headless: executablePath.includes('headless-shell') ? 'shell' : true,
+    pipe: true,
+    args: asRoot ? ['--no-sandbox'] : [],
+  });
 }

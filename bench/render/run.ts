@@ -7,10 +7,10 @@
 // The two paths run in alternating slices (BENCH_SLICES, default 8) so that other load on the machine hits both alike.
 // Run: node --import tsx bench/render/run.ts   (BENCH_SECONDS per path and cell, default 8; BENCH_WARMUP renders, default 10)
 import puppeteer, { type Page } from 'puppeteer-core';
-import { chromiumArgs, defaultExecutablePath, PdfRenderer, printOptions } from '@folio/pdf';
+import { defaultExecutablePath, PdfRenderer, printOptions } from '@folio/pdf';
 import { articlePage } from './articles.ts';
 import { startImageServer } from './image-server.ts';
-import { makePhotos } from './photos.ts';
+import { launchPlainChromium, makePhotos } from './photos.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
@@ -73,9 +73,8 @@ async function compare(workers: number, paths: [Render, Render]): Promise<[Cell,
 }
 
 const executablePath = defaultExecutablePath();
-// Raw: the same browser binary and flags apart from the network boundary (no proxy, no resolver rules).
-const rawArgs = chromiumArgs(0).filter((a) => !a.startsWith('--proxy') && !a.startsWith('--host-resolver-rules'));
-const raw = await puppeteer.launch({ executablePath, headless: executablePath.includes('headless-shell') ? 'shell' : true, pipe: true, args: rawArgs });
+// Raw: plain puppeteer on the same binary, with its default flags (the engine's own flags are part of what is measured).
+const raw = await launchPlainChromium(executablePath);
 const photos = await makePhotos(raw, 3);
 const images = await startImageServer(photos);
 log(`browser: ${executablePath}; images on ${images.origin}: ${photos.map((p) => `${(p.length / 1024).toFixed(0)} KiB`).join(', ')} JPEG, not cacheable`);

@@ -27,5 +27,6 @@ describe('Chromium flags', () => {
     expect(args).toContain('--proxy-bypass-list=<-loopback>');
     expect(args).toContain('--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1');
     expect(args).toEqual(expect.arrayContaining(['--disable-gpu', '--disable-quic', '--disable-component-update', '--disable-background-networking']));
+    expect(args).toEqual(expect.arrayContaining(['--enable-begin-frame-control', '--in-process-gpu'])); // no frames, no GPU process
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserLaunchError, PdfRenderer, RenderCrashedError, RendererClosedError, RenderTimeoutError } from './index.ts';
 import { solidPng } from './test-support/png.ts';
-import { pdfImages, pdfInfo, pdfText, pdfWords } from './test-support/poppler.ts';
+import fs from 'node:fs';
+import { pdfFonts, pdfImages, pdfInfo, pdfText, pdfWords } from './test-support/poppler.ts';
 import { alive, chromiumBrowsers, chromiumRenderers } from './test-support/processes.ts';
 import { startServer, type RecordingServer } from './test-support/servers.ts';
 
@@ -70,6 +71,32 @@ describe('PdfRenderer: what the PDF contains', () => {
     }
     // Nothing of Chromium's own header and footer (date, title, address) is printed.
     expect(await pdfText(pdf, ['-f', '1', '-l', '1'])).not.toMatch(/about:blank|\d{1,2}\/\d{1,2}\/\d{2,4}/);
+  });
+
+  it('prints with a web font and an image that only the stylesheet names (what a css_url brings)', async () => {
+    const site = await startServer('127.0.0.1', (req, res) => {
+      if (req.url === '/style.css') {
+        res.writeHead(200, { 'content-type': 'text/css' });
+        return res.end('@font-face { font-family: Brand; src: url(/brand.ttf); } p { font-family: Brand; } .mark { background: url(/mark.png); width: 40px; height: 40px; }');
+      }
+      if (req.url === '/brand.ttf') {
+        res.writeHead(200, { 'content-type': 'font/ttf', 'access-control-allow-origin': '*' }); // fonts are fetched with CORS
+        return res.end(fs.readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf'));
+      }
+      if (req.url === '/mark.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(solidPng(40, 40));
+      res.writeHead(404).end();
+    });
+    const styled = new PdfRenderer({ pages: 1, allowPrivateHosts: ['127.0.0.1'] });
+    try {
+      const html = `<!doctype html><html><head><link rel="stylesheet" href="${site.origin}/style.css"></head><body><p>Branded words</p><div class="mark"></div></body></html>`;
+      const pdf = await styled.render(html, { pageSize: 'letter' });
+      expect(await pdfFonts(pdf)).toContain('DejaVuSansMono');
+      expect(await pdfText(pdf)).toContain('Branded words');
+      expect(site.paths).toEqual(expect.arrayContaining(['/style.css', '/brand.ttf', '/mark.png']));
+    } finally {
+      await styled.close();
+      await site.close();
+    }
   });
 
   it('lays out right-to-left when the page says dir=rtl', async () => {

@@ -50,3 +50,9 @@ export async function pdfWords(pdf: Buffer): Promise<{ word: string; xMin: numbe
   }
   return words;
 }
+
+/** The font names the PDF embeds (from `pdffonts`), subset prefixes removed. */
+export async function pdfFonts(pdf: Buffer): Promise<string[]> {
+  const out = await poppler('pdffonts', pdf, [], '');
+  return out.split('\n').slice(2).map((l) => l.split(/\s+/)[0]!.replace(/^[A-Z]{6}\+/, '')).filter(Boolean);
+}
