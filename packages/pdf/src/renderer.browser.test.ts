@@ -93,6 +93,7 @@ describe('PdfRenderer: what the PDF contains', () => {
       expect(await pdfFonts(pdf)).toContain('DejaVuSansMono');
       expect(await pdfText(pdf)).toContain('Branded words');
       expect(site.paths).toEqual(expect.arrayContaining(['/style.css', '/brand.ttf', '/mark.png']));
+      expect(await pdfImages(pdf)).toContainEqual({ width: 40, height: 40 });
     } finally {
       await styled.close();
       await site.close();
