@@ -100,6 +100,24 @@ describe('PdfRenderer: what the PDF contains', () => {
     }
   });
 
+  it('sends no cookie a site set while printing one document when printing the next (jobs share no cookie jar)', async () => {
+    const cookies: string[] = [];
+    const site = await startServer('127.0.0.1', (req, res) => {
+      cookies.push(req.headers.cookie ?? '');
+      res.writeHead(200, { 'content-type': 'image/png', 'set-cookie': 'tenant=first; Path=/; Max-Age=3600', 'cache-control': 'no-store' });
+      res.end(solidPng(10, 10));
+    });
+    const one = new PdfRenderer({ pages: 1, allowPrivateHosts: ['127.0.0.1'] });
+    try {
+      for (const n of [1, 2, 3]) await one.render(page(`<img src="${site.origin}/job-${n}.png">`), { pageSize: 'letter' });
+      expect(site.paths).toEqual(['/job-1.png', '/job-2.png', '/job-3.png']);
+      expect(cookies).toEqual(['', '', '']);
+    } finally {
+      await one.close();
+      await site.close();
+    }
+  });
+
   it('lays out right-to-left when the page says dir=rtl', async () => {
     const line = '<p>مرحبا</p>';
     const rtl = await pdfWords(await renderer.render(page(line, 'lang="ar" dir="rtl"'), { pageSize: 'letter' }));
