@@ -45,12 +45,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const apiError = toApiError(error);
     if (apiError.code === 'render_failed' && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
-    for (const [name, value] of Object.entries(apiError.extra.headers ?? {})) reply.header(name, value);
     return reply.code(apiError.status).send({ status: 'failed', error: apiError.body() });
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ status: 'failed', error: { code: 'invalid_parameters', message: `no route ${request.method} ${request.url.split('?')[0]}`, retryable: false } }),
-  );
+  app.setNotFoundHandler((request) => {
+    throw new ApiError('invalid_parameters', `no route ${request.method} ${request.url.split('?')[0]}`, { status: 404 });
+  });
 
   await authPlugin(app, { db: options.db });
   await app.register(healthRoutes, { checks: options.checks });

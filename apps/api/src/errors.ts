@@ -58,7 +58,7 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { errors?: ParameterProblem[]; status?: number; headers?: Record<string, string> } = {},
+    readonly extra: { errors?: ParameterProblem[]; status?: number } = {},
   ) {
     super(message);
     this.name = 'ApiError';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '@folio/config';
+import { loadConfig } from '@folio/config';
 import { connect, migrateDatabase } from '@folio/db';
 import { createKey, deactivateKey, PLANS, type Plan } from '@folio/keys';
 import { createLogger } from '@folio/logging';
@@ -80,7 +80,6 @@ try {
   process.exit(0);
 } catch (error) {
   if (error instanceof UsageError) process.stderr.write(`folio: ${error.message}\n\n${USAGE}`);
-  else if (error instanceof ConfigError) process.stderr.write(`folio: ${error.message}\n`);
   else process.stderr.write(`folio: ${(error as Error).message}\n`);
   process.exit(error instanceof UsageError ? 2 : 1);
 }

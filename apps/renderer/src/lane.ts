@@ -1,5 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import type { EventCodec, Lane } from '@folio/events';
+import { consumerConfig } from '@folio/event-log';
 import type { Logger } from '@folio/logging';
 import { renderJob, type RenderContext } from './render-job.ts';
 import type { RenderSlots } from './slots.ts';
@@ -22,14 +23,7 @@ export async function startLane(options: {
   logger: Logger;
 }): Promise<{ stop(): Promise<void> }> {
   const { lane, kafka, codec, slots, render, logger } = options;
-  const consumer = kafka.consumer({
-    groupId: options.groupId,
-    sessionTimeout: options.sessionTimeoutMs,
-    rebalanceTimeout: options.sessionTimeoutMs * 2,
-    heartbeatInterval: Math.min(3000, options.sessionTimeoutMs / 3),
-    maxWaitTimeInMs: 250,
-    allowAutoTopicCreation: false,
-  });
+  const consumer = kafka.consumer(consumerConfig(options.groupId, options.sessionTimeoutMs));
   await consumer.connect();
   await consumer.subscribe({ topics: [options.topic], fromBeginning: true });
   await consumer.run({

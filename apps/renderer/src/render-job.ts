@@ -2,6 +2,7 @@ import { ConversionError, print, type ConversionPool } from '@folio/conversion';
 import type { PdfRenderer } from '@folio/pdf';
 import {
   jobFailed,
+  renderTimeoutError,
   jobProcessing,
   jobSucceeded,
   type JobError,
@@ -11,7 +12,7 @@ import {
 import type { EventPublisher } from '@folio/event-log';
 import type { Faults } from '@folio/config';
 import type { Logger } from '@folio/logging';
-import type { BlobStore } from '@folio/storage';
+import { claimCheck, redeem, type BlobStore } from '@folio/storage';
 
 export interface RenderContext {
   /** The CPU-bound part of conversions runs in worker threads; the browser stays in this thread. */
@@ -45,7 +46,7 @@ export async function renderJob(ctx: RenderContext, job: JobQueued): Promise<voi
   if (job.lane === 'sync' && Date.now() - Date.parse(job.occurred_at) > ctx.syncTimeoutMs) {
     // The caller has been answered render_timeout already; converting now would only be thrown away.
     log.info('sync job older than the sync ceiling: not converted');
-    await ctx.publisher.publish(jobFailed(job.job_id, null, ctx.worker, timeoutError(ctx.syncTimeoutMs)));
+    await ctx.publisher.publish(jobFailed(job.job_id, null, ctx.worker, renderTimeoutError(ctx.syncTimeoutMs)));
     return;
   }
 
@@ -93,7 +94,7 @@ export async function renderJob(ctx: RenderContext, job: JobQueued): Promise<voi
 }
 
 async function produce(ctx: RenderContext, job: JobQueued): Promise<JobResult> {
-  const text = job.input.text ?? (await ctx.store.get(job.input.ref!.key)).toString('utf8');
+  const text = (await redeem(ctx.store, job.input))!;
   if (ctx.faults.renderDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.faults.renderDelayMs));
   if (ctx.faults.throwOnMarker && text.includes(ctx.faults.throwOnMarker)) throw new Error('injected fault: poison input');
   const prepared = await ctx.engine.pool.prepare({ input: { kind: job.input.kind, text }, output: job.output, options: job.options });
@@ -103,10 +104,10 @@ async function produce(ctx: RenderContext, job: JobQueued): Promise<JobResult> {
     // Stored under a key made from the job id: a retried or redelivered job overwrites its own file, nothing else.
     const stored = await ctx.store.put(`files/${job.job_id}.${conversion.output}`, conversion.bytes, conversion.contentType);
     result.file = { key: stored.key, size_bytes: stored.size, content_type: stored.content_type, stored_at: new Date().toISOString() };
-  } else if (Buffer.byteLength(conversion.content) > ctx.claimCheckBytes) {
-    result.content_ref = await ctx.store.put(`results/${job.job_id}/content`, conversion.content, contentTypeOf(conversion.output));
   } else {
-    result.content = conversion.content;
+    const carried = await claimCheck(ctx.store, `results/${job.job_id}/content`, conversion.content, contentTypeOf(conversion.output), ctx.claimCheckBytes);
+    result.content = carried.text;
+    result.content_ref = carried.ref;
   }
   return result;
 }
@@ -119,6 +120,3 @@ function errorOf(error: ConversionError): JobError {
   return { code: error.code, message: error.message, retryable: error.retryable };
 }
 
-function timeoutError(ms: number): JobError {
-  return { code: 'render_timeout', message: `conversion did not finish within ${ms / 1000} seconds`, retryable: true };
-}

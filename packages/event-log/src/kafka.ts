@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, type ConsumerConfig, type LogEntry } from 'kafkajs';
 import type { Logger } from '@folio/logging';
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
@@ -41,4 +41,19 @@ export function createKafka(options: { clientId: string; brokers: string[]; logg
         log[levelOf(level, message)](rest, message);
       },
   });
+}
+
+/**
+ * How every Folio consumer group joins: a member is given up after `sessionTimeoutMs` without a heartbeat (so a
+ * killed process's partitions move on quickly), fetches wait at most 250 ms, and topics are never created by reading.
+ */
+export function consumerConfig(groupId: string, sessionTimeoutMs: number): ConsumerConfig {
+  return {
+    groupId,
+    sessionTimeout: sessionTimeoutMs,
+    rebalanceTimeout: sessionTimeoutMs * 2,
+    heartbeatInterval: Math.min(3000, sessionTimeoutMs / 3),
+    maxWaitTimeInMs: 250,
+    allowAutoTopicCreation: false,
+  };
 }

@@ -48,6 +48,11 @@ export function jobSucceeded(
   };
 }
 
+/** The error of a synchronous job that did not finish within `ms`, whoever records it (the API or the renderer). */
+export function renderTimeoutError(ms: number): JobError {
+  return { code: 'render_timeout', message: `conversion did not finish within ${ms / 1000} seconds`, retryable: true };
+}
+
 export function jobFailed(
   jobId: string,
   attempt: number | null,

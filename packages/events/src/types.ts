@@ -134,11 +134,6 @@ export interface JobFailed extends EventBase {
 
 export type JobEvent = JobQueued | JobProcessing | JobSucceeded | JobFailed;
 export type JobEventType = JobEvent['type'];
-export type TerminalEvent = JobSucceeded | JobFailed;
-
-export function isTerminal(event: JobEvent): event is TerminalEvent {
-  return event.type === 'JobSucceeded' || event.type === 'JobFailed';
-}
 
 /** The current version of each event type. */
 export const CURRENT_VERSION = {

@@ -2,7 +2,7 @@ import type { Sql } from '@folio/db';
 import type { ArticleMeta, JobError, JobResult } from '@folio/events';
 import { INCLUDED_DOCUMENTS, type Plan } from '@folio/keys';
 import type { JobRow, JobStatus } from '@folio/projections';
-import type { BlobStore } from '@folio/storage';
+import { redeem, type BlobStore } from '@folio/storage';
 
 /**
  * The Job resource as users see it: what `GET /v2/jobs/{id}` returns, what a synchronous call answers with, and
@@ -50,7 +50,7 @@ export async function renderJob(ctx: ViewContext, row: JobRow, plan: Plan): Prom
 export async function renderResult(ctx: ViewContext, row: JobRow, result: JobResult, plan: Plan): Promise<ResultBody> {
   const usage = await usageAt(ctx.sql, row, plan);
   const document = compact(result.document);
-  const content = result.content ?? (result.content_ref ? (await ctx.store.get(result.content_ref.key)).toString('utf8') : null);
+  const content = await redeem(ctx.store, { text: result.content, ref: result.content_ref });
   if (result.file) {
     const link = await ctx.store.link(result.file.key, new Date(result.file.stored_at));
     return {

@@ -1,6 +1,7 @@
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Sql } from '@folio/db';
 import { allTopics, type EventCodec, type Topics } from '@folio/events';
+import { consumerConfig } from '@folio/event-log';
 import type { Logger } from '@folio/logging';
 import { applyBatch, type LoggedEvent } from './store.ts';
 
@@ -33,14 +34,7 @@ export async function startProjection(options: ProjectionOptions): Promise<Runni
   const lock = await sql.reserve();
   await lock`select pg_advisory_lock_shared(${PROJECTION_LOCK})`;
 
-  const consumer = kafka.consumer({
-    groupId,
-    sessionTimeout: options.sessionTimeoutMs ?? 30000,
-    rebalanceTimeout: (options.sessionTimeoutMs ?? 30000) * 2,
-    heartbeatInterval: Math.min(3000, (options.sessionTimeoutMs ?? 30000) / 3),
-    maxWaitTimeInMs: 250,
-    allowAutoTopicCreation: false,
-  });
+  const consumer = kafka.consumer(consumerConfig(groupId, options.sessionTimeoutMs ?? 30000));
   await consumer.connect();
   await consumer.subscribe({ topics: allTopics(topics), fromBeginning: true });
   await consumer.run({

@@ -40,3 +40,21 @@ export function assertSafeKey(key: string): void {
     throw new Error(`unsafe storage key ${JSON.stringify(key)}`);
   }
 }
+
+/** A text carried inside an event, or by claim check: one of the two is set (invariant 6). */
+export interface ClaimChecked {
+  text: string | null;
+  ref: StoredObject | null;
+}
+
+/** `text` inline when it is at most `limitBytes` long (UTF-8), otherwise stored under `key` and carried by reference. */
+export async function claimCheck(store: BlobStore, key: string, text: string, contentType: string, limitBytes: number): Promise<ClaimChecked> {
+  if (Buffer.byteLength(text) <= limitBytes) return { text, ref: null };
+  return { text: null, ref: await store.put(key, text, contentType) };
+}
+
+/** The text a claim-checked field stands for (null when it has neither). */
+export async function redeem(store: BlobStore, { text, ref }: ClaimChecked): Promise<string | null> {
+  if (text !== null) return text;
+  return ref ? (await store.get(ref.key)).toString('utf8') : null;
+}

@@ -1,6 +1,6 @@
 import { jobQueued, newJobId, type JobInput, type JobQueued } from '@folio/events';
 import type { EventPublisher } from '@folio/event-log';
-import type { BlobStore } from '@folio/storage';
+import { claimCheck, type BlobStore } from '@folio/storage';
 import type { ConvertRequest } from '../routes/convert-params.ts';
 
 export interface SubmitContext {
@@ -21,11 +21,8 @@ export async function queueJob(
 ): Promise<JobQueued> {
   const jobId = meta.jobId ?? newJobId();
   const now = new Date();
-  let input: JobInput = { kind: request.input.kind, text: request.input.text, ref: null };
-  if (Buffer.byteLength(request.input.text) > ctx.claimCheckBytes) {
-    const ref = await ctx.store.put(`inputs/${jobId}`, request.input.text, contentTypeOf(request.input.kind));
-    input = { kind: request.input.kind, text: null, ref };
-  }
+  const carried = await claimCheck(ctx.store, `inputs/${jobId}`, request.input.text, contentTypeOf(request.input.kind), ctx.claimCheckBytes);
+  const input: JobInput = { kind: request.input.kind, ...carried };
   const event = jobQueued(
     {
       job_id: jobId,

@@ -1,5 +1,5 @@
 import type { Sql } from '@folio/db';
-import { JOB_CHANNEL } from '@folio/projections';
+import { isFinal, JOB_CHANNEL, type JobStatus } from '@folio/projections';
 import type { Logger } from '@folio/logging';
 
 type Waiter = { final: boolean; resolve: (status: string | null) => void };
@@ -76,8 +76,8 @@ export class JobWatch {
   private wake(jobId: string, status: string): void {
     const set = this.waiters.get(jobId);
     if (!set) return;
-    const isFinal = status === 'succeeded' || status === 'failed';
-    for (const waiter of [...set]) if (!waiter.final || isFinal) waiter.resolve(status);
+    const final = isFinal(status as JobStatus);
+    for (const waiter of [...set]) if (!waiter.final || final) waiter.resolve(status);
   }
 
   private remove(jobId: string, waiter: Waiter): void {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { jobFailed, newJobId } from '@folio/events';
+import { jobFailed, newJobId, renderTimeoutError } from '@folio/events';
 import { loadJob, renderResult, type ViewContext } from '@folio/job-view';
 import type { NetworkPolicy } from '@folio/network-policy';
 import { ApiError, statusOf } from '../errors.ts';
@@ -50,15 +50,10 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
     if (status === null) {
       // Record the timeout as the job's outcome; if the renderer's success reached the log first, that one stands.
       const settled = options.watch.waitForFinal(jobId, SETTLE_MS);
-      await options.submit.publisher.publish(
-        jobFailed(jobId, null, 'api', {
-          code: 'render_timeout',
-          message: `conversion did not finish within ${options.syncTimeoutMs / 1000} seconds`,
-          retryable: true,
-        }),
-      );
+      const timeout = renderTimeoutError(options.syncTimeoutMs);
+      await options.submit.publisher.publish(jobFailed(jobId, null, 'api', timeout));
       status = await settled.promise;
-      if (status === null) throw new ApiError('render_timeout', `conversion did not finish within ${options.syncTimeoutMs / 1000} seconds`);
+      if (status === null) throw new ApiError('render_timeout', timeout.message);
     }
     const row = await loadJob(options.view.sql, jobId, key.id);
     if (!row) throw new ApiError('render_failed', 'the job finished but could not be read back');

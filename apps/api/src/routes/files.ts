@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { BlobNotFoundError, type LocalDiskStore } from '@folio/storage';
+import { ApiError } from '../errors.ts';
 
 const TYPES: Record<string, string> = {
   pdf: 'application/pdf',
@@ -17,7 +18,7 @@ export async function fileRoutes(app: FastifyInstance, options: { store: LocalDi
       const key = `files/${request.params['*']}`;
       const { expires, signature } = request.query;
       if (!options.store.verify(key, expires, signature)) {
-        return reply.code(403).send({ status: 'failed', error: { code: 'invalid_parameters', message: 'this link is invalid or has expired', retryable: false } });
+        throw new ApiError('invalid_parameters', 'this link is invalid or has expired', { status: 403 });
       }
       try {
         const bytes = await options.store.get(key);
@@ -28,7 +29,7 @@ export async function fileRoutes(app: FastifyInstance, options: { store: LocalDi
           .send(bytes);
       } catch (error) {
         if (error instanceof BlobNotFoundError) {
-          return reply.code(404).send({ status: 'failed', error: { code: 'invalid_parameters', message: 'no such file', retryable: false } });
+          throw new ApiError('invalid_parameters', 'no such file', { status: 404 });
         }
         throw error;
       }
