@@ -57,9 +57,12 @@ export const imageRule: TurndownService.Rule = {
   },
 };
 
-/** A definition list's term in bold, on a line of its own above its definition. */
-export const definitionTermRule: TurndownService.Rule = {
-  filter: 'dt',
+/**
+ * A definition list's term, and a `<summary>` (the heading of its `<details>`): in bold, on a line of their own above
+ * what they introduce.
+ */
+export const boldLineRule: TurndownService.Rule = {
+  filter: ['dt', 'summary'],
   replacement: (content) => (content.trim() ? `\n\n**${content.trim()}**\n\n` : ''),
 };
 
@@ -108,12 +111,6 @@ export const mathRule: TurndownService.Rule = {
     const alt = (node.getAttribute('alttext') ?? '').replace(/\s+/g, ' ').trim();
     return alt ? inlineCode(alt) : content;
   },
-};
-
-/** A `<summary>` is the heading of its `<details>`: a bold line of its own. */
-export const summaryRule: TurndownService.Rule = {
-  filter: 'summary',
-  replacement: (content) => (content.trim() ? `\n\n**${content.trim()}**\n\n` : ''),
 };
 
 /**

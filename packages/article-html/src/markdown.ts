@@ -4,14 +4,13 @@ import TurndownService from 'turndown';
 import { shapeTables } from './markdown-tables.ts';
 import {
   bareCodeBlockRule,
-  definitionTermRule,
+  boldLineRule,
   dropImages,
   escapeHtmlLookalikes,
   imageRule,
   linkRule,
   listItemRule,
   mathRule,
-  summaryRule,
 } from './markdown-rules.ts';
 import { parseForMarkdown } from './markdown-document.ts';
 
@@ -21,11 +20,11 @@ export interface MarkdownOptions {
 }
 
 /** Elements with nothing to say in Markdown: their text would only be noise (an SVG chart's labels, say). */
-const DROPPED: TurndownService.Filter = (node) =>
-  [
-    'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'iframe', 'object', 'embed', 'svg',
-    'canvas', 'audio', 'video', 'button', 'select', 'textarea', 'form', 'dialog',
-  ].includes(node.nodeName.toLowerCase());
+const DROPPED_NAMES = new Set([
+  'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'iframe', 'object', 'embed', 'svg',
+  'canvas', 'audio', 'video', 'button', 'select', 'textarea', 'form', 'dialog',
+]);
+const DROPPED: TurndownService.Filter = (node) => DROPPED_NAMES.has(node.nodeName.toLowerCase());
 
 function createService(includeLinks: boolean): TurndownService {
   const service = new TurndownService({
@@ -44,11 +43,10 @@ function createService(includeLinks: boolean): TurndownService {
   service.remove(DROPPED);
   service.addRule('folioLink', linkRule(includeLinks));
   service.addRule('folioImage', imageRule);
-  service.addRule('folioDefinitionTerm', definitionTermRule);
+  service.addRule('folioBoldLine', boldLineRule);
   service.addRule('folioListItem', listItemRule);
   service.addRule('folioBareCodeBlock', bareCodeBlockRule);
   service.addRule('folioMath', mathRule);
-  service.addRule('folioSummary', summaryRule);
   service.escape = escapeHtmlLookalikes(service.escape.bind(service));
   return service;
 }

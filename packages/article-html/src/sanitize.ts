@@ -141,8 +141,8 @@ const IN_PLACE_CONFIG: Config = { ...CONFIG, IN_PLACE: true };
 /**
  * The same sanitising, in place, for content already parsed in this thread's window (@folio/dom): what extraction
  * hands over is cleaned where it lies instead of being serialised and parsed once more (a tenth of a url→pdf job's
- * CPU). The document must come from @folio/dom's `parseHtmlDocument`. `root` is the container (a `<div>`, say): it must be an element the rules allow, and it is kept, with its
- * children sanitised; callers take its `innerHTML`. Parsing in a browser-grade parser (parse5) and serialising
+ * CPU). The document must come from @folio/dom's `parseHtmlDocument`. `root` is the container (a `<div>`, say): it
+ * must be an element the rules allow, and it is kept, with its children sanitised; callers take its `innerHTML`. Parsing in a browser-grade parser (parse5) and serialising
  * afterwards is the same round trip DOMPurify's string path makes.
  */
 export function sanitizeContent(root: Element, options: SanitizeContentOptions = {}): void {

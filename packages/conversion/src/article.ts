@@ -64,6 +64,7 @@ export async function articleFrom(
     lang: detectLanguage(text),
     dir: detectDirection(text),
     contentHtml,
+    text,
     wordCount: countWords(text),
   };
 }

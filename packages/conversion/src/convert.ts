@@ -66,7 +66,8 @@ export async function prepare(request: ConversionRequest, deps: EngineDeps = {})
       return { kind: 'content', output, content: article.title ? `# ${article.title}\n\n${body}` : body, document };
     }
     case 'text': {
-      const body = htmlToText(article.contentHtml, { includeLinks });
+      // Words only is what the article's text already is; addresses need the markup once more.
+      const body = includeLinks ? htmlToText(article.contentHtml, { includeLinks }) : article.text;
       return { kind: 'content', output, content: article.title ? `${article.title}\n\n${body}` : body, document };
     }
     case 'json':

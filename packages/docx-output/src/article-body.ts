@@ -19,9 +19,9 @@ export interface ArticleBodyOptions extends ImageLoadOptions {
 export async function articleBody(contentHtml: string, options: ArticleBodyOptions): Promise<readonly (Paragraph | Table)[]> {
   const html = estimateNestingDepth(contentHtml) > MAX_NESTING ? flattenMarkup(contentHtml) : contentHtml;
   try {
-    const fragment = parseArticle(html);
-    const outcomes = await loadImages(imageSources(fragment, options.baseUrl), options);
-    const prepared = prepareMarkup(fragment, outcomes, options.baseUrl);
+    const article = parseArticle(html);
+    const outcomes = await loadImages(imageSources(article, options.baseUrl), options);
+    const prepared = prepareMarkup(article, outcomes, options.baseUrl);
     return importHtml(prepared.html, options.geometry, (key) => prepared.images.get(key)?.data);
   } catch {
     // Markup that defeats the parser (it should not) still yields the article's words rather than a failed job.

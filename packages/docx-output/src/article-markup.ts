@@ -1,19 +1,19 @@
-import { JSDOM } from 'jsdom';
+import { parseHtmlDocument } from '@folio/dom';
 import type { EmbeddableImage, ImageOutcome } from './image-loading.ts';
 
 /**
- * The article's markup as jsdom parses it, without what has no place in a document: scripts and their fallbacks,
- * templates, document-level elements, and inline SVG (whose references a word processor could follow), which
- * gives way to its label. A fragment is parsed without a browsing context: scripts never run, nothing is loaded,
- * and `<style>` is not evaluated here.
+ * The article's markup as jsdom parses it (the body of a document from the thread's window, @folio/dom), without
+ * what has no place in a document: scripts and their fallbacks, templates, document-level elements, and inline SVG
+ * (whose references a word processor could follow), which gives way to its label. The document has scripting
+ * disabled and no browsing context: scripts never run, nothing is loaded, and `<style>` is not evaluated here.
  */
-export function parseArticle(html: string): DocumentFragment {
-  const fragment = JSDOM.fragment(html);
-  for (const element of fragment.querySelectorAll('script, noscript, template, base, link, meta, picture > source, svg')) {
+export function parseArticle(html: string): HTMLElement {
+  const body = parseHtmlDocument(`<!DOCTYPE html><body>${html}`).body;
+  for (const element of body.querySelectorAll('script, noscript, template, base, link, meta, picture > source, svg')) {
     const label = element.localName === 'svg' ? element.getAttribute('aria-label')?.trim() : undefined;
-    element.replaceWith(...(label ? [fragment.ownerDocument.createTextNode(label)] : []));
+    element.replaceWith(...(label ? [body.ownerDocument.createTextNode(label)] : []));
   }
-  return fragment;
+  return body;
 }
 
 /**
@@ -31,8 +31,8 @@ export function imageSource(img: Element, baseUrl: string | null): string | null
   }
 }
 
-export function imageSources(fragment: DocumentFragment, baseUrl: string | null): string[] {
-  return [...fragment.querySelectorAll('img')].map((img) => imageSource(img, baseUrl)).filter((source): source is string => source !== null);
+export function imageSources(article: HTMLElement, baseUrl: string | null): string[] {
+  return [...article.querySelectorAll('img')].map((img) => imageSource(img, baseUrl)).filter((source): source is string => source !== null);
 }
 
 export interface PreparedMarkup {
@@ -48,12 +48,12 @@ const PLACEHOLDER = 'folio-image:';
  * Rewrites the parsed article for docx's HTML importer: images point at their loaded bytes or give way to their
  * alt text; links keep only destinations a reader can safely follow.
  */
-export function prepareMarkup(fragment: DocumentFragment, outcomes: Map<string, ImageOutcome>, baseUrl: string | null): PreparedMarkup {
+export function prepareMarkup(article: HTMLElement, outcomes: Map<string, ImageOutcome>, baseUrl: string | null): PreparedMarkup {
   const images = new Map<string, EmbeddableImage>();
   const keys = new Map<string, string>();
-  const document = fragment.ownerDocument;
+  const document = article.ownerDocument;
 
-  for (const img of fragment.querySelectorAll('img')) {
+  for (const img of article.querySelectorAll('img')) {
     const source = imageSource(img, baseUrl);
     const outcome = source === null ? undefined : outcomes.get(source);
     if (source === null || !outcome?.ok) {
@@ -71,15 +71,13 @@ export function prepareMarkup(fragment: DocumentFragment, outcomes: Map<string, 
     img.setAttribute('src', key);
   }
 
-  for (const link of fragment.querySelectorAll('a[href]')) {
+  for (const link of article.querySelectorAll('a[href]')) {
     const href = safeHref(link.getAttribute('href') ?? '', baseUrl);
     if (href === null) link.removeAttribute('href');
     else link.setAttribute('href', href);
   }
 
-  const container = document.createElement('div');
-  container.append(fragment);
-  return { html: container.innerHTML, images };
+  return { html: article.innerHTML, images };
 }
 
 /**

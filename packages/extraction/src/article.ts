@@ -1,12 +1,12 @@
 import { Readability } from '@mozilla/readability';
 import { cleanArticle } from './cleanup.ts';
-import { elementsNamed } from './elements.ts';
+import { elementsNamed, tagSet } from './elements.ts';
 import { stashDataUrls } from './data-urls.ts';
 import { parseDocument } from './document.ts';
 import { NoArticleError } from './errors.ts';
 import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
 import { resolveLazyImages } from './lazy-images.ts';
-import { cleanByline, isoDate, readMetadata } from './metadata.ts';
+import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import { prepareForReadability } from './prepare.ts';
 import { nodeToText } from './text.ts';
 import { countWords } from './words.ts';
@@ -29,6 +29,8 @@ export interface ExtractedArticle {
   dir: 'ltr' | 'rtl' | null;
   /** The article body: absolute addresses, lazy images resolved to real `src`s; sanitised when asked (`sanitize`). */
   contentHtml: string;
+  /** The article body as readable plain text, words only (what `htmlToText(contentHtml)` gives). */
+  text: string;
   wordCount: number;
 }
 
@@ -67,7 +69,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   if (wordCount === 0) throw new NoArticleError();
 
   const lang = metadata.lang ?? detectLanguage(text);
-  const statedDir = metadata.dir ?? direction(parsed.dir);
+  const statedDir = metadata.dir ?? directionOf(parsed.dir);
   const url = metadata.canonicalUrl ?? options.url;
   return {
     title: cleanTitle(parsed.title ?? ''),
@@ -80,6 +82,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     lang,
     dir: statedDir ?? detectDirection(text, metadata.lang) ?? (lang && isRtlLanguage(lang) ? 'rtl' : null),
     contentHtml: stash.restoreHtml(content.innerHTML),
+    text,
     wordCount,
   };
 }
@@ -89,15 +92,13 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
  * selector list ("h1,h2", "img,picture,figure"…) hundreds of times a page, which made that a seventh of extraction's
  * time. The override returns the same elements (descendants, document order) from a walk over element children.
  */
-const IMG = new Set(['img']);
-
 class FastReadability extends Readability<Element> {
   private static readonly names = new Map<string, ReadonlySet<string>>();
 
   _getAllNodesWithTag(node: ParentNode, tagNames: string[]): Element[] {
     const key = tagNames.join(',');
     let names = FastReadability.names.get(key);
-    if (!names) FastReadability.names.set(key, (names = new Set(tagNames.map((t) => t.toLowerCase()))));
+    if (!names) FastReadability.names.set(key, (names = tagSet(...tagNames.map((t) => t.toLowerCase()))));
     return elementsNamed(node, names);
   }
 }
@@ -120,11 +121,6 @@ function cleanTitle(title: string): string {
     .trim();
 }
 
-function direction(value: string | null | undefined): 'ltr' | 'rtl' | null {
-  const dir = value?.trim().toLowerCase();
-  return dir === 'ltr' || dir === 'rtl' ? dir : null;
-}
-
 function hostname(url: string | null): string | null {
   if (!url) return null;
   try {
@@ -139,6 +135,8 @@ function byline(value: string | null | undefined): string | null {
   const cleaned = cleanByline(value);
   return cleaned && cleaned.length <= 120 ? cleaned : null;
 }
+
+const IMG = tagSet('img');
 
 function firstImage(content: Element): string | null {
   for (const img of elementsNamed(content, IMG)) {

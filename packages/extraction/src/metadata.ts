@@ -269,8 +269,14 @@ function statedLanguage(document: Document, meta: Map<string, string>, article: 
 
 function statedDirection(document: Document): 'ltr' | 'rtl' | null {
   for (const element of [document.documentElement, document.body]) {
-    const dir = element?.getAttribute('dir')?.trim().toLowerCase();
-    if (dir === 'ltr' || dir === 'rtl') return dir;
+    const dir = directionOf(element?.getAttribute('dir'));
+    if (dir) return dir;
   }
   return null;
+}
+
+/** `ltr` or `rtl` from a stated direction, any case and spacing; null for anything else. */
+export function directionOf(value: string | null | undefined): 'ltr' | 'rtl' | null {
+  const dir = value?.trim().toLowerCase();
+  return dir === 'ltr' || dir === 'rtl' ? dir : null;
 }
