@@ -13,6 +13,7 @@ import { connectEventLog } from '@folio/service';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from './markdown.ts';
+import { percentile } from '../stats.ts';
 
 const SYNC_REQUESTS = Number(process.env.BENCH_SYNC_REQUESTS ?? 300);
 // The broker is a JVM started moments ago: its hot paths are compiled after some thousand requests (p50 ~20 ms
@@ -22,10 +23,6 @@ const ASYNC_JOBS = Number(process.env.BENCH_ASYNC_JOBS ?? 1000);
 const IN_FLIGHT = 32;
 const options = { ...DEFAULT_OPTIONS, title: 'Bench' };
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 

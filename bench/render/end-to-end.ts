@@ -16,11 +16,11 @@ import { articlePage } from './articles.ts';
 import { chromiumCpuSeconds, processCpuSeconds } from './cpu.ts';
 import { startImageServer } from './image-server.ts';
 import { launchPlainChromium, makePhotos } from './photos.ts';
+import { percentile } from '../stats.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 const executablePath = defaultExecutablePath();
 const browser = await launchPlainChromium(executablePath);

@@ -11,6 +11,7 @@ import { defaultExecutablePath, PdfRenderer, printOptions } from '@folio/pdf';
 import { articlePage } from './articles.ts';
 import { startImageServer } from './image-server.ts';
 import { launchPlainChromium, makePhotos } from './photos.ts';
+import { percentile } from '../stats.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
@@ -27,11 +28,6 @@ interface Cell {
   count: number;
   bytes: number;
 }
-
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 
 /** Renders with `workers` loops for `ms` milliseconds, timing each document. */
 async function slice(workers: number, ms: number, render: Render, into: { latencies: number[]; seconds: number; bytes: number }): Promise<void> {

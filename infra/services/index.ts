@@ -2,8 +2,6 @@
 export {
   freePort,
   isPortFree,
-  runningServices,
-  stopAll,
   tailFile,
   waitForPortFree,
   type RunningService,

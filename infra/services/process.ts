@@ -1,6 +1,6 @@
 // Shared process supervision for the local services: spawn in an own process group with output to a log file,
-// pid file + stale-leftover cleanup, wait-until-ready with a log tail on failure, graceful stop, registry of
-// everything started (stopAll) and a last-resort SIGKILL on process exit.
+// pid file + stale-leftover cleanup, wait-until-ready with a log tail on failure, graceful stop, and a last-resort
+// SIGKILL on process exit for everything still running.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -75,18 +75,6 @@ function installExitHook(): void {
       if (!svc.hasExited) killGroup(svc.pid, 'SIGKILL');
     }
   });
-}
-
-/** Stops every service started by this process, most recently started first. */
-export async function stopAll(): Promise<void> {
-  for (const svc of [...running].reverse()) {
-    await svc.stop().catch(() => svc.kill());
-  }
-}
-
-/** Services started by this process that are still running. */
-export function runningServices(): readonly RunningService[] {
-  return running.filter((s) => !s.hasExited);
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {

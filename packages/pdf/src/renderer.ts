@@ -183,8 +183,8 @@ export class PdfRenderer {
       throw this.explain(err, lease, job);
     } finally {
       lease.resource.largestDocument = Math.max(lease.resource.largestDocument, job.html.length);
-      this.keepWithinMemory();
       this.pool.release(lease, broken);
+      this.keepWithinMemory(); // after the tab is back: the check reads /proc, and a retired idle tab is replaced at once
     }
   }
 
