@@ -15,7 +15,7 @@ export default defineConfig({
           name: 'unit',
           // Unit tests run first (group 0), the end-to-end tests after them (group 1).
           sequence: { groupOrder: 0 },
-          include: ['packages/**/src/**/*.unit.test.ts', 'apps/**/src/**/*.unit.test.ts'],
+          include: ['packages/**/src/**/*.unit.test.ts', 'apps/**/src/**/*.unit.test.ts', 'infra/**/*.unit.test.ts'],
         },
       },
       {
