@@ -3,13 +3,18 @@ import { loadConfig } from '@folio/config';
 import { connect, migrateDatabase } from '@folio/db';
 import { createKey, deactivateKey, PLANS, type Plan } from '@folio/keys';
 import { createLogger } from '@folio/logging';
+import { EventPublisher } from '@folio/event-log';
+import { listParked } from '@folio/parked-events';
 import { rebuildReadModels } from '@folio/projections';
 import { connectEventLog } from '@folio/service';
+import { formatParked, retryParked } from './parked.ts';
 
 const USAGE = `usage:
   folio keys create --plan free|paid [--limit N]   make an API key (printed alone on the last line)
   folio keys deactivate <key>                      make the subscription behind a key inactive
   folio replay                                     rebuild the read models from offset 0 (stop the projector first)
+  folio parked list [--all]                        events a consumer could never apply (--all: resolved ones too)
+  folio parked retry <id>|--all                    re-apply parked events after their fault was mended
 `;
 
 class UsageError extends Error {}
@@ -45,23 +50,56 @@ async function main(argv: string[]): Promise<void> {
     }
     return;
   }
+  if (group === 'parked' && command === 'list') {
+    const { values } = parseArgs({ args: rest, options: { all: { type: 'boolean' } } });
+    const database = connect(config.databaseUrl, { max: 1 });
+    try {
+      process.stdout.write(formatParked(await listParked(database.sql, { all: values.all ?? false })));
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  if (group === 'parked' && command === 'retry') {
+    const { values, positionals } = parseArgs({ args: rest, options: { all: { type: 'boolean' } }, allowPositionals: true });
+    const id = positionals[0] === undefined ? undefined : Number(positionals[0]);
+    if (values.all === (id !== undefined) || (id !== undefined && !Number.isInteger(id))) {
+      throw new UsageError('name one parked event by its number, or --all');
+    }
+    const database = connect(config.databaseUrl, { max: 2 });
+    const log = connectEventLog(config, createLogger('parked', 'warn'), 'folio-parked-retry');
+    try {
+      const outcomes = await retryParked({ sql: database.sql, kafka: log.kafka, codec: log.codec }, values.all ? 'all' : id!);
+      for (const o of outcomes) process.stdout.write(`#${o.id} ${o.applied ? 'applied' : 'still parked'}: ${o.detail}\n`);
+      if (outcomes.length === 0) process.stdout.write('no parked events\n');
+      if (outcomes.some((o) => !o.applied)) process.exitCode = 1;
+    } finally {
+      await database.close();
+    }
+    return;
+  }
   if (group === 'replay' && command === undefined) {
     const logger = createLogger('replay', 'warn');
     await migrateDatabase(config.databaseUrl);
     const database = connect(config.databaseUrl, { max: 8 });
     const log = connectEventLog(config, logger, 'folio-replay');
+    const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
+    await publisher.connect();
     try {
       const started = Date.now();
       const { events } = await rebuildReadModels({
         ...log,
         sql: database.sql,
+        publisher,
         groupId: `${config.topicPrefix}folio-projector`,
+        consumerName: 'folio-projector',
         logger,
         onProgress: (done, total) => process.stderr.write(`\r${progressBar(done, total)}`),
       });
       process.stderr.write('\n');
       process.stdout.write(`replayed ${events} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     } finally {
+      await publisher.disconnect();
       await database.close();
     }
     return;
@@ -77,7 +115,7 @@ function progressBar(done: number, total: number, width = 30): string {
 
 try {
   await main(process.argv.slice(2));
-  process.exit(0);
+  process.exit(process.exitCode ?? 0);
 } catch (error) {
   if (error instanceof UsageError) process.stderr.write(`folio: ${error.message}\n\n${USAGE}`);
   else process.stderr.write(`folio: ${(error as Error).message}\n`);

@@ -1,4 +1,5 @@
 import { availableParallelism, hostname } from 'node:os';
+import { connect, migrateDatabase } from '@folio/db';
 import { EventPublisher } from '@folio/event-log';
 import { connectEventLog, prepareTopics, runService } from '@folio/service';
 import { createBlobStore } from '@folio/storage';
@@ -10,6 +11,9 @@ import { RenderSlots } from './slots.ts';
 await runService('renderer', async ({ config, logger }) => {
   const log = connectEventLog(config, logger, 'folio-renderer');
   await prepareTopics(config, log);
+  // Starts of jobs are counted in Postgres, and parked requests recorded there (the projector migrates it).
+  await migrateDatabase(config.databaseUrl);
+  const database = connect(config.databaseUrl, { max: Math.max(2, config.renderConcurrency) });
   const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
   await publisher.connect();
   const pdf = new PdfRenderer({
@@ -27,6 +31,7 @@ await runService('renderer', async ({ config, logger }) => {
     engine: { pool, pdf },
     publisher,
     store: createBlobStore(config),
+    sql: database.sql,
     worker: `${hostname()}/${process.pid}`,
     attempts: config.renderAttempts,
     claimCheckBytes: config.claimCheckBytes,
@@ -41,6 +46,9 @@ await runService('renderer', async ({ config, logger }) => {
         lane,
         topic: lane === 'sync' ? log.topics.queuedSync : log.topics.queuedAsync,
         groupId: `${config.topicPrefix}folio-renderer-${lane}`,
+        consumerName: `folio-renderer-${lane}`,
+        sql: database.sql,
+        publisher,
         kafka: log.kafka,
         codec: log.codec,
         slots,
@@ -56,7 +64,7 @@ await runService('renderer', async ({ config, logger }) => {
     async stop() {
       // Disconnecting waits for the jobs in hand to finish and commits their offsets.
       await Promise.all(lanes.map((l) => l.stop()));
-      await Promise.allSettled([publisher.disconnect(), pdf.close(), pool.close()]);
+      await Promise.allSettled([publisher.disconnect(), pdf.close(), pool.close(), database.close()]);
     },
   };
 });

@@ -1,24 +1,30 @@
 import { ConversionError, print, type ConversionPool } from '@folio/conversion';
 import type { PdfRenderer } from '@folio/pdf';
+import type { Sql } from '@folio/db';
 import {
   jobFailed,
   renderTimeoutError,
   jobProcessing,
   jobSucceeded,
   type JobError,
+  type JobEvent,
   type JobQueued,
   type JobResult,
+  type JobSucceeded,
 } from '@folio/events';
-import type { EventPublisher } from '@folio/event-log';
+import { ConsumerStoppedError, retryTransient, type EventPublisher, type RetryContext } from '@folio/event-log';
 import type { Faults } from '@folio/config';
 import type { Logger } from '@folio/logging';
 import { claimCheck, redeem, type BlobStore } from '@folio/storage';
+import { startAttempt } from './attempts.ts';
 
 export interface RenderContext {
   /** The CPU-bound part of conversions runs in worker threads; the browser stays in this thread. */
   engine: { pool: ConversionPool; pdf: PdfRenderer };
   publisher: EventPublisher;
   store: BlobStore;
+  /** Where starts of jobs are counted (`render_attempts`) and finished jobs are recognised. */
+  sql: Sql;
   worker: string;
   attempts: number;
   claimCheckBytes: number;
@@ -37,23 +43,46 @@ export const ANNOUNCE_AFTER_MS = 100;
 /**
  * Runs one queued job to its terminal event: JobProcessing for each attempt, then JobSucceeded or JobFailed.
  * It resolves only once the terminal event is durably in the log; the caller commits the JobQueued offset after
- * that, so a crash at any point before redelivers the job. Unexpected failures are retried a bounded number of
- * times, then the job fails with render_failed, so a poison job never blocks its partition.
+ * that, so a crash at any point before redelivers the job. Every start is counted durably first (`render_attempts`),
+ * across renderer processes: a job that fails unexpectedly, or that takes its renderer down, fails with
+ * render_failed once it has been started `attempts` times, so a poison job never blocks its partition or cycles
+ * through the renderer fleet. While the broker or Postgres is away, it waits (`waiting`) instead of failing the job.
  */
-export async function renderJob(ctx: RenderContext, job: JobQueued): Promise<void> {
+export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: RetryContext): Promise<void> {
   const log = ctx.logger.child({ job_id: job.job_id, request_id: job.request_id });
+  const record = (...events: JobEvent[]) => retryTransient(() => ctx.publisher.publish(...events), waiting);
 
   if (job.lane === 'sync' && Date.now() - Date.parse(job.occurred_at) > ctx.syncTimeoutMs) {
     // The caller has been answered render_timeout already; converting now would only be thrown away.
     log.info('sync job older than the sync ceiling: not converted');
-    await ctx.publisher.publish(jobFailed(job.job_id, null, ctx.worker, renderTimeoutError(ctx.syncTimeoutMs)));
+    await record(jobFailed(job.job_id, null, ctx.worker, renderTimeoutError(ctx.syncTimeoutMs)));
     return;
   }
 
-  for (let attempt = 1; ; attempt++) {
+  for (;;) {
+    const { attempt, settled } = await retryTransient(() => startAttempt(ctx.sql, job.job_id, ctx.worker), waiting);
+    if (settled) {
+      log.info({ attempt }, 'job is final already: not converted again');
+      return;
+    }
+    if (attempt > ctx.attempts) {
+      // Earlier starts never reached an outcome: their renderer died (a crash, out of memory, a kill).
+      log.error({ attempt }, 'job started too often without an outcome: failed');
+      await record(
+        jobFailed(job.job_id, null, ctx.worker, {
+          code: 'render_failed',
+          message: `conversion was started ${attempt - 1} times and never finished (its renderer stopped each time)`,
+          retryable: true,
+        }),
+      );
+      return;
+    }
+
     const processing = jobProcessing(job.job_id, attempt, ctx.worker);
     let announced: Promise<void> | null = null;
-    const announce = () => (announced ??= ctx.publisher.publish(processing));
+    const announce = () => (announced ??= record(processing));
+    // A retry is announced before it starts, so the history shows every start even if this one dies too.
+    if (attempt > 1) await announce();
     const timer = setTimeout(() => void announce().catch(() => {}), ANNOUNCE_AFTER_MS);
     const started = performance.now();
     const outcome = await produce(ctx, job).then(
@@ -66,19 +95,19 @@ export async function renderJob(ctx: RenderContext, job: JobQueued): Promise<voi
     const ms = performance.now() - started;
 
     if (outcome.result) {
-      await ctx.publisher.publish(...pending, jobSucceeded(job.job_id, attempt, ctx.worker, outcome.result, ms));
+      await recordSuccess(ctx, record, pending, jobSucceeded(job.job_id, attempt, ctx.worker, outcome.result, ms), log);
       log.info({ attempt, ms: Math.round(ms), output: job.output }, 'job succeeded');
       return;
     }
     const { error } = outcome;
     if (error instanceof ConversionError && error.code !== 'render_failed') {
-      await ctx.publisher.publish(...pending, jobFailed(job.job_id, attempt, ctx.worker, errorOf(error)));
+      await record(...pending, jobFailed(job.job_id, attempt, ctx.worker, errorOf(error)));
       log.info({ attempt, code: error.code }, 'job failed');
       return;
     }
     log.warn({ err: error, attempt }, 'conversion attempt failed');
     if (attempt >= ctx.attempts) {
-      await ctx.publisher.publish(
+      await record(
         ...pending,
         jobFailed(job.job_id, attempt, ctx.worker, {
           code: 'render_failed',
@@ -88,8 +117,35 @@ export async function renderJob(ctx: RenderContext, job: JobQueued): Promise<voi
       );
       return;
     }
-    if (pending.length > 0) await ctx.publisher.publish(...pending);
+    if (pending.length > 0) await record(...pending);
     await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+  }
+}
+
+/**
+ * Writes a success. A result the log cannot take (an event over the size limit, a value its schema refuses) would
+ * fail the same way on every retry: the job fails with render_failed instead, so it never stays processing.
+ */
+async function recordSuccess(
+  ctx: RenderContext,
+  record: (...events: JobEvent[]) => Promise<void>,
+  pending: JobEvent[],
+  success: JobSucceeded,
+  log: Logger,
+): Promise<void> {
+  try {
+    await record(...pending, success);
+  } catch (error) {
+    if (error instanceof ConsumerStoppedError) throw error;
+    log.error({ err: error }, 'the result could not be written to the log: the job fails instead');
+    await record(
+      ...pending,
+      jobFailed(success.job_id, success.attempt, ctx.worker, {
+        code: 'render_failed',
+        message: 'the conversion finished but its result could not be recorded',
+        retryable: true,
+      }),
+    );
   }
 }
 
@@ -97,6 +153,7 @@ async function produce(ctx: RenderContext, job: JobQueued): Promise<JobResult> {
   const text = (await redeem(ctx.store, job.input))!;
   if (ctx.faults.renderDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.faults.renderDelayMs));
   if (ctx.faults.throwOnMarker && text.includes(ctx.faults.throwOnMarker)) throw new Error('injected fault: poison input');
+  if (ctx.faults.crashOnMarker && text.includes(ctx.faults.crashOnMarker)) process.kill(process.pid, 'SIGKILL');
   const prepared = await ctx.engine.pool.prepare({ input: { kind: job.input.kind, text }, output: job.output, options: job.options });
   const conversion = prepared.kind === 'print' ? await print(prepared, ctx.engine.pdf) : prepared;
   const result: JobResult = { output: conversion.output, content: null, content_ref: null, file: null, document: conversion.document };

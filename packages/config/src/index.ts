@@ -52,6 +52,8 @@ export interface Faults {
   renderDelayMs: number;
   /** Conversions whose input contains this marker throw (a poison job). */
   throwOnMarker: string | undefined;
+  /** A renderer whose conversion input contains this marker kills its own process (a job that crashes renderers). */
+  crashOnMarker: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     faults: {
       renderDelayMs: read.integer('FOLIO_FAULT_RENDER_DELAY_MS', 0, { min: 0 }),
       throwOnMarker: read.optional('FOLIO_FAULT_THROW_ON'),
+      crashOnMarker: read.optional('FOLIO_FAULT_CRASH_ON'),
     },
   };
 

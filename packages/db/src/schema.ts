@@ -9,6 +9,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -85,3 +86,41 @@ export const projectionCheckpoints = pgTable(
 
 /** The tables derived from the log, in the order a rebuild empties them. */
 export const READ_MODEL_TABLES = ['jobs', 'job_history', 'projection_checkpoints'] as const;
+
+/**
+ * The dead-letter store: events a consumer could never apply, with where they sit in the log and why. Not a read
+ * model: a rebuild keeps it (the events stay in the log, and a rebuild that now applies one marks it resolved).
+ * One row per consumer and log position; parking the same event again updates it.
+ */
+export const parkedEvents = pgTable(
+  'parked_events',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** The consumer group that parked it, without the topic prefix (`folio-projector`, `folio-renderer-sync`…). */
+    consumer: text('consumer').notNull(),
+    topic: text('topic').notNull(),
+    partition: integer('partition').notNull(),
+    offset: bigint('offset', { mode: 'number' }).notNull(),
+    /** The message key: the job id for every Folio event. */
+    jobId: text('job_id'),
+    eventType: text('event_type'),
+    error: text('error').notNull(),
+    tries: integer('tries').notNull(),
+    parkedAt: tz('parked_at').notNull().default(sql`now()`),
+    /** Set when `folio parked retry` (or a replay) applied it. */
+    resolvedAt: tz('resolved_at'),
+  },
+  (t) => [unique('parked_events_position').on(t.consumer, t.topic, t.partition, t.offset)],
+);
+
+/**
+ * How many times renderers have started each job, across processes and restarts: a job that takes its renderer down
+ * every time (a native crash, out of memory, Chromium killing it) is failed once this reaches FOLIO_RENDER_ATTEMPTS,
+ * instead of cycling through the renderer fleet forever. Written before each attempt, so a crash cannot lose it.
+ */
+export const renderAttempts = pgTable('render_attempts', {
+  jobId: uuid('job_id').primaryKey(),
+  attempts: integer('attempts').notNull(),
+  worker: text('worker').notNull(),
+  startedAt: tz('started_at').notNull(),
+});

@@ -1,7 +1,16 @@
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Sql } from '@folio/db';
 import { allTopics, type EventCodec, type Topics } from '@folio/events';
-import { consumerConfig } from '@folio/event-log';
+import {
+  ConsumerStoppedError,
+  consumerConfig,
+  retryTransient,
+  settle,
+  type EventPublisher,
+  type RetryContext,
+  type Settled,
+} from '@folio/event-log';
+import { parkAndFailJob } from '@folio/parked-events';
 import type { Logger } from '@folio/logging';
 import { applyBatch, type LoggedEvent } from './store.ts';
 
@@ -15,6 +24,10 @@ export interface ProjectionOptions {
   topics: Topics;
   groupId: string;
   logger: Logger;
+  /** Writes the JobFailed of a job whose event had to be parked. */
+  publisher: EventPublisher;
+  /** The group's name without the topic prefix, as parked events record it. */
+  consumerName?: string;
   partitionsConsumedConcurrently?: number;
   sessionTimeoutMs?: number;
 }
@@ -24,10 +37,17 @@ export interface RunningProjection {
   stop(): Promise<void>;
 }
 
+/** Tries an event gets when it fails in a way retrying cannot fix, before it is parked. */
+const PERMANENT_TRIES = 3;
+
 /**
  * Folds every job event into the read models. Each partition's batch is applied in one Postgres transaction with its
  * checkpoint; the Kafka offset is committed only after that, so Kafka's committed position never runs ahead of
  * Postgres: a crash anywhere replays a little of the log, and the checkpoint turns the replay into a no-op.
+ *
+ * No event can stop it (invariant 10). While Postgres, the registry or the broker is away, a batch waits on its
+ * offset with backoff and nothing is skipped. An event that can never be applied is found by applying the batch
+ * one event at a time, parked, its job failed, and the partition moves on.
  */
 export async function startProjection(options: ProjectionOptions): Promise<RunningProjection> {
   const { kafka, sql, codec, topics, groupId, logger } = options;
@@ -45,26 +65,32 @@ export async function startProjection(options: ProjectionOptions): Promise<Runni
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
     eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
       if (batch.isEmpty() || !isRunning() || isStale()) return;
-      const events: LoggedEvent[] = [];
-      for (const message of batch.messages) {
-        if (!message.value) continue;
-        try {
-          events.push({
-            topic: batch.topic,
-            partition: batch.partition,
-            offset: Number(message.offset),
-            event: await codec.decode(message.value),
-          });
-        } catch (error) {
-          // An event this code cannot read must not stop every job behind it; it stays in the log for a later fix.
-          logger.error({ err: error, topic: batch.topic, partition: batch.partition, offset: message.offset }, 'undecodable event skipped');
-        }
+      const waiting: RetryContext = {
+        active: () => isRunning() && !isStale(),
+        heartbeat,
+        onTransient: (error, retry, delayMs) =>
+          logger[retry >= 5 ? 'error' : 'warn'](
+            { err: error, topic: batch.topic, partition: batch.partition, retry, delay_ms: delayMs },
+            'projection waits: a store is away; the batch is retried in place',
+          ),
+      };
+      const partition: PartitionBatch = {
+        topic: batch.topic,
+        partition: batch.partition,
+        messages: batch.messages.map((m) => ({ offset: Number(m.offset), key: m.key?.toString('utf8') ?? null, value: m.value })),
+        nextOffset: Number(batch.lastOffset()) + 1,
+      };
+      try {
+        const applied = await projectBatch({ ...options, consumerName: options.consumerName ?? groupId, waiting }, partition);
+        if (applied > 0) logger.debug({ topic: batch.topic, partition: batch.partition, applied }, 'projected');
+      } catch (error) {
+        // Stopping or rebalancing mid-wait: leave the batch to whoever reads the partition next.
+        if (error instanceof ConsumerStoppedError) return;
+        throw error;
       }
-      const applied = await applyBatch(sql, batch.topic, batch.partition, events, Number(batch.lastOffset()) + 1);
       resolveOffset(batch.lastOffset());
       await heartbeat();
       await commitOffsetsIfNecessary();
-      if (applied > 0) logger.debug({ topic: batch.topic, partition: batch.partition, applied }, 'projected');
     },
   });
 
@@ -76,4 +102,67 @@ export async function startProjection(options: ProjectionOptions): Promise<Runni
       lock.release();
     },
   };
+}
+
+interface PartitionBatch {
+  topic: string;
+  partition: number;
+  messages: Array<{ offset: number; key: string | null; value: Buffer | null }>;
+  nextOffset: number;
+}
+
+type Decoded = { offset: number; key: string | null; event: LoggedEvent | null; failure: { error: unknown; tries: number } | null };
+
+/**
+ * Applies a partition's batch. The common case is one transaction for the whole batch; when that fails in a way
+ * retrying cannot fix, the batch is applied event by event so that only the event at fault is parked.
+ */
+async function projectBatch(ctx: ProjectionOptions & { consumerName: string; waiting: RetryContext }, batch: PartitionBatch): Promise<number> {
+  const { sql, codec, waiting } = ctx;
+  const decoded: Decoded[] = [];
+  for (const m of batch.messages) {
+    if (!m.value) continue;
+    const outcome = await settle(() => codec.decode(m.value!), { ...waiting, tries: PERMANENT_TRIES });
+    decoded.push({
+      offset: m.offset,
+      key: m.key,
+      event: outcome.ok ? { topic: batch.topic, partition: batch.partition, offset: m.offset, event: outcome.value } : null,
+      failure: outcome.ok ? null : { error: outcome.error, tries: outcome.tries },
+    });
+  }
+  if (decoded.every((d) => d.event)) {
+    try {
+      return await retryTransient(() => applyBatch(sql, batch.topic, batch.partition, decoded.map((d) => d.event!), batch.nextOffset), waiting);
+    } catch (error) {
+      if (error instanceof ConsumerStoppedError) throw error;
+      ctx.logger.warn({ err: error, topic: batch.topic, partition: batch.partition }, 'batch cannot be applied whole: applying it event by event');
+    }
+  }
+  let applied = 0;
+  for (const d of decoded) {
+    const outcome: Settled<number> = d.event
+      ? await settle(() => applyBatch(sql, batch.topic, batch.partition, [d.event!], d.offset + 1), { ...waiting, tries: PERMANENT_TRIES })
+      : { ok: false, ...d.failure! };
+    if (outcome.ok) {
+      applied += outcome.value;
+      continue;
+    }
+    await parkAndFailJob(
+      { sql, publisher: ctx.publisher, logger: ctx.logger, worker: 'projector', waiting },
+      {
+        consumer: ctx.consumerName,
+        topic: batch.topic,
+        partition: batch.partition,
+        offset: d.offset,
+        jobId: d.event?.event.job_id ?? d.key,
+        eventType: d.event?.event.type ?? null,
+        error: outcome.error,
+        tries: outcome.tries,
+      },
+    );
+    await retryTransient(() => applyBatch(sql, batch.topic, batch.partition, [], d.offset + 1), waiting);
+  }
+  // Messages without a value (none are written today) still move the checkpoint to the batch's end.
+  await retryTransient(() => applyBatch(sql, batch.topic, batch.partition, [], batch.nextOffset), waiting);
+  return applied;
 }

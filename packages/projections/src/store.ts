@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import type { Sql } from '@folio/db';
-import type { JobEvent } from '@folio/events';
+import { wellFormedValue, type JobEvent } from '@folio/events';
 import { emptyJob, evolve, type JobRow } from './job.ts';
 
 /** One event with where it sits in the log. */
@@ -36,15 +36,24 @@ const JOB_COLUMNS = [
  * Applies the events of one partition, in log order, in one transaction together with the partition's checkpoint.
  * Events before the checkpoint were applied already (a redelivery after a crash) and are skipped, so applying a
  * batch twice has the effect of applying it once. Returns how many events took their place in the history.
+ *
+ * `nextOffset` null re-applies events that were parked (the checkpoint has moved past them): no checkpoint is read
+ * or written, and the event ids alone keep a second application from counting.
  */
 export async function applyBatch(
   sql: Sql,
   topic: string,
   partition: number,
-  events: LoggedEvent[],
-  nextOffset: number,
+  logged: LoggedEvent[],
+  nextOffset: number | null,
 ): Promise<number> {
-  if (events.length === 0) return withRetry(() => sql.begin((tx) => saveCheckpoint(tx, topic, partition, nextOffset).then(() => 0)));
+  if (logged.length === 0) {
+    if (nextOffset === null) return 0;
+    return withRetry(() => sql.begin((tx) => saveCheckpoint(tx, topic, partition, nextOffset).then(() => 0)));
+  }
+  // Text the store cannot hold (NUL, lone surrogates) is made well-formed, the same way every time, so a rebuild
+  // gives the same rows as the live projection.
+  const events = logged.map((e) => ({ ...e, event: wellFormedValue(e.event) }));
   // Lock the jobs in a fixed order so concurrent partitions never deadlock; create the missing ones first so two
   // partitions touching a new job serialise on its row instead of overwriting each other.
   const ids = [...new Set(events.map((e) => e.event.job_id))].sort();
@@ -53,14 +62,16 @@ export async function applyBatch(
     sql.begin(async (tx) => {
       // One round trip: the statements are pipelined on the transaction's connection and run in this order.
       const [[checkpoint], , rows, seenRows] = await Promise.all([
-        tx<{ next_offset: number }[]>`
+        nextOffset === null
+          ? []
+          : tx<{ next_offset: number }[]>`
           select next_offset from projection_checkpoints where topic = ${topic} and partition = ${partition} for update`,
         tx`insert into jobs ${tx(ids.map((id) => ({ job_id: id, status: 'queued' })))} on conflict (job_id) do nothing`,
         tx<JobRow[]>`select * from jobs where job_id in ${tx(ids)} order by job_id for update`,
         tx<{ event_id: string }[]>`select event_id from job_history where event_id in ${tx(eventIds)}`,
       ]);
-      const from = checkpoint?.next_offset ?? 0;
-      if (nextOffset <= from) return 0;
+      const from = nextOffset === null ? -1 : (checkpoint?.next_offset ?? 0);
+      if (nextOffset !== null && nextOffset <= from) return 0;
       const fresh = events.filter((e) => e.offset >= from);
       const jobs = new Map(rows.map((r) => [r.job_id, normalise(r)]));
       // An event written twice (a writer retrying a send that had in fact succeeded) carries the same event id:
@@ -110,7 +121,7 @@ export async function applyBatch(
             insert into jobs ${tx(updated, ...JOB_COLUMNS)}
             on conflict (job_id) do update set ${tx.unsafe(JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', '))}`,
         history.length > 0 && tx`insert into job_history ${tx(history)}`,
-        saveCheckpoint(tx, topic, partition, nextOffset),
+        nextOffset !== null && saveCheckpoint(tx, topic, partition, nextOffset),
         announce.length > 0 && tx`select pg_notify(${JOB_CHANNEL}, payload) from unnest(${announce}::text[]) as payload`,
       ]);
       return history.length;
@@ -121,7 +132,7 @@ export async function applyBatch(
 async function saveCheckpoint(tx: postgres.TransactionSql, topic: string, partition: number, nextOffset: number): Promise<void> {
   await tx`
     insert into projection_checkpoints (topic, partition, next_offset) values (${topic}, ${partition}, ${nextOffset})
-    on conflict (topic, partition) do update set next_offset = excluded.next_offset`;
+    on conflict (topic, partition) do update set next_offset = greatest(projection_checkpoints.next_offset, excluded.next_offset)`;
 }
 
 /** Rows come back with Date objects for timestamps; the fold works on ISO strings, as events carry them. */

@@ -1,0 +1,62 @@
+import type { Sql } from '@folio/db';
+import { readMessageAt } from '@folio/event-log';
+import type { EventCodec } from '@folio/events';
+import { applyBatch } from '@folio/projections';
+import { findParked, listParked, markResolved, markStillParked, type ParkedEvent } from '@folio/parked-events';
+import type { Kafka } from 'kafkajs';
+
+/** `folio parked list`: one line per parked event, oldest first. */
+export function formatParked(rows: ParkedEvent[]): string {
+  if (rows.length === 0) return 'no parked events\n';
+  const lines = rows.map((r) =>
+    [
+      `#${r.id}`,
+      r.resolved_at ? `resolved ${r.resolved_at}` : `parked ${r.parked_at}`,
+      `${r.consumer}`,
+      `${r.topic}/${r.partition}@${r.offset}`,
+      r.event_type ?? 'undecodable',
+      r.job_id ? `job ${r.job_id}` : 'no job',
+      `after ${r.tries} tries: ${r.error.replace(/\s+/g, ' ')}`,
+    ].join('  '),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+export interface RetryOutcome {
+  id: number;
+  applied: boolean;
+  detail: string;
+}
+
+/**
+ * Re-applies parked events after their fault was mended: each is read again from its place in the log (the log
+ * still holds it) and handed to the consumer's own code. For the projector that folds it into the read models
+ * (event ids keep it from counting twice). A renderer's parked request had its job failed when it was parked, and a
+ * job's end never changes, so for it the retry checks that the request now decodes and closes the record.
+ */
+export async function retryParked(deps: { sql: Sql; kafka: Kafka; codec: EventCodec }, which: number | 'all'): Promise<RetryOutcome[]> {
+  const rows = which === 'all' ? await listParked(deps.sql) : [await findParked(deps.sql, which)].filter((r) => r !== null);
+  if (which !== 'all' && rows.length === 0) throw new Error(`no parked event #${which}`);
+  const outcomes: RetryOutcome[] = [];
+  for (const row of rows) {
+    if (row.resolved_at) {
+      outcomes.push({ id: row.id, applied: true, detail: 'resolved already' });
+      continue;
+    }
+    try {
+      const message = await readMessageAt(deps.kafka, row.topic, row.partition, row.offset);
+      if (!message.value) throw new Error('the message at that position has no value');
+      const event = await deps.codec.decode(message.value);
+      if (row.consumer === 'folio-projector') {
+        await applyBatch(deps.sql, row.topic, row.partition, [{ topic: row.topic, partition: row.partition, offset: row.offset, event }], null);
+      }
+      await markResolved(deps.sql, row.id);
+      outcomes.push({ id: row.id, applied: true, detail: `${event.type} of job ${event.job_id} applied` });
+    } catch (error) {
+      const detail = `${(error as Error).name}: ${(error as Error).message}`;
+      await markStillParked(deps.sql, row.id, detail);
+      outcomes.push({ id: row.id, applied: false, detail });
+    }
+  }
+  return outcomes;
+}

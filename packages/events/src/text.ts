@@ -1,0 +1,21 @@
+/**
+ * Folio's one rule for text that is not well-formed: U+0000 and lone surrogates each become U+FFFD REPLACEMENT
+ * CHARACTER. It is what CommonMark prescribes for NUL and what the WHATWG decoders do with invalid UTF-8, so a user's
+ * text means the same whichever way it arrived. Postgres refuses both in text and jsonb (22P05, 22021, 22P02), and
+ * UTF-8 cannot carry a lone surrogate at all, so nothing that is stored or sent on may contain them.
+ */
+const NOT_WELL_FORMED = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function wellFormedText(text: string): string {
+  return text.replace(NOT_WELL_FORMED, '\uFFFD');
+}
+
+/** The same rule applied to every string inside a JSON-like value (object keys included). */
+export function wellFormedValue<T>(value: T): T {
+  if (typeof value === 'string') return wellFormedText(value) as T;
+  if (Array.isArray(value)) return value.map(wellFormedValue) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormedText(k), wellFormedValue(v)])) as T;
+  }
+  return value;
+}

@@ -1,0 +1,46 @@
+import { jobFailed, type JobError } from '@folio/events';
+import { describeError, retryTransient, type EventPublisher, type RetryContext } from '@folio/event-log';
+import type { Logger } from '@folio/logging';
+import type postgres from 'postgres';
+import { parkEvent, type Parking } from './store.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ParkContext {
+  sql: postgres.Sql;
+  publisher: EventPublisher;
+  logger: Logger;
+  /** Who writes the job's JobFailed (`projector`, `renderer`), as the event's worker. */
+  worker: string;
+  waiting: RetryContext;
+}
+
+/**
+ * Parks an event that can never be applied and ends its job: the record goes to the dead-letter store first, then a
+ * JobFailed(render_failed) for the job the event names, so that nobody waits for it forever. Both steps wait out
+ * transient failures, and both are idempotent, so a crash between them only repeats them; the caller moves its
+ * partition on afterwards. A parked JobFailed gets no JobFailed of its own: it is the job's end already, and another
+ * would likely be refused the same way.
+ */
+export async function parkAndFailJob(ctx: ParkContext, parking: Omit<Parking, 'error'> & { error: unknown }): Promise<number> {
+  const reason = describeError(parking.error);
+  const id = await retryTransient(() => parkEvent(ctx.sql, { ...parking, error: reason }), ctx.waiting);
+  ctx.logger.error(
+    { parked_id: id, topic: parking.topic, partition: parking.partition, offset: parking.offset, job_id: parking.jobId, event_type: parking.eventType, tries: parking.tries, err: parking.error },
+    'event parked: it could not be applied; its partition moves on (folio parked list)',
+  );
+  if (parking.jobId && UUID.test(parking.jobId) && parking.eventType !== 'JobFailed') {
+    const error: JobError = {
+      code: 'render_failed',
+      message: `the service could not process an event of this job (${parking.eventType ?? 'unreadable event'}) and set it aside for an operator (parked event ${id}); sending the request again is safe`,
+      retryable: true,
+    };
+    try {
+      await retryTransient(() => ctx.publisher.publish(jobFailed(parking.jobId!, null, ctx.worker, error)), ctx.waiting);
+    } catch (failure) {
+      if ((failure as Error).name === 'ConsumerStoppedError') throw failure;
+      ctx.logger.error({ err: failure, parked_id: id, job_id: parking.jobId }, 'the parked event’s job could not be failed');
+    }
+  }
+  return id;
+}
