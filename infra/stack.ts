@@ -1,36 +1,35 @@
 // `npm start`: the whole Folio stack in the foreground — Kafka, the schema registry and Postgres (each only when the
 // environment does not name an external one), then the api, renderer, projector and dispatcher. Prints the URL, a
 // development API key and a ready curl, converts a Markdown snippet to show it works, and on Ctrl-C (SIGINT or
-// SIGTERM) stops everything: the apps first (they finish in-flight work), then the services.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+// SIGTERM) stops everything: the apps first (they finish in-flight work), then the services. An app that dies is
+// started again (supervised-app.ts); only one that keeps dying stops the stack.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@folio/config';
 import { connect, migrateDatabase } from '@folio/db';
 import { createKey, findKey } from '@folio/keys';
 import { defaultPorts, startLocalInfra, type LocalInfra } from './local.ts';
+import { superviseApp, type SupervisedApp } from './supervised-app.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stateDir = path.resolve(process.env.FOLIO_STATE_DIR ?? path.join(root, '.folio'));
 const devDir = path.join(stateDir, 'dev');
 const logDir = path.join(devDir, 'logs');
+const pidDir = path.join(devDir, 'pids');
 const APPS = ['projector', 'renderer', 'dispatcher', 'api'] as const;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 let infra: LocalInfra | undefined;
-const children: Array<{ name: string; child: ChildProcess; exited: Promise<void> }> = [];
+const apps: SupervisedApp[] = [];
 let stopping = false;
 
 async function shutdown(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     say('\nstopping Folio…');
-    for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const deadline = new Promise((r) => setTimeout(r, 35_000).unref());
-    await Promise.race([Promise.all(children.map((c) => c.exited)), deadline]);
-    for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    // An app finishes its in-flight work within its own 30 s deadline; one that does not is killed.
+    await Promise.all(apps.map((app) => app.stop(35_000)));
     await infra?.stop();
     say('stopped.');
   }
@@ -40,36 +39,9 @@ process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
 function startApp(name: (typeof APPS)[number], env: NodeJS.ProcessEnv): void {
-  const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, `apps/${name}/src/main.ts`)], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Every line goes to the app's log file; the terminal shows the app's own messages, not per-request lines.
-  for (const stream of [child.stdout!, child.stderr!]) {
-    createInterface({ input: stream }).on('line', (line) => {
-      log.write(`${line}\n`);
-      try {
-        const entry = JSON.parse(line) as { level?: number; msg?: string; req?: unknown; res?: unknown; component?: string; err?: { message?: string } };
-        if (entry.req || entry.res) return;
-        // Kafka client chatter (retries while a broker starts) shows only when it is an error.
-        if ((entry.level ?? 30) >= (entry.component === 'kafka' ? 50 : 30)) say(`[${name}] ${entry.msg ?? ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`);
-      } catch {
-        say(`[${name}] ${line}`);
-      }
-    });
-  }
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', (code, signal) => {
-      if (!stopping) {
-        say(`[${name}] exited unexpectedly (${signal ?? `code ${code}`}); see ${path.join(logDir, `${name}.log`)}`);
-        void shutdown(1);
-      }
-      resolve();
-    }),
-  );
-  children.push({ name, child, exited });
+  const entry = path.join(root, `apps/${name}/src/main.ts`);
+  const files = { logFile: path.join(logDir, `${name}.log`), pidFile: path.join(pidDir, `${name}.pid`) };
+  apps.push(superviseApp({ name, entry, cwd: root, env, ...files }, { say, giveUp: () => void shutdown(1) }));
 }
 
 /** A development key, made once and kept (0600) in the state folder; the database holds only its hash. */
@@ -104,6 +76,7 @@ async function waitReady(url: string, timeoutMs = 120_000): Promise<void> {
 
 async function main(): Promise<void> {
   mkdirSync(logDir, { recursive: true });
+  mkdirSync(pidDir, { recursive: true });
   say('starting Folio (first start fetches and initialises services; later starts take seconds)');
   infra = await startLocalInfra({ stateDir: devDir, ports: defaultPorts, s3: false, log: (line) => say(`  ${line}`) });
   const env: NodeJS.ProcessEnv = { ...process.env, ...infra.env, FOLIO_STATE_DIR: devDir };
