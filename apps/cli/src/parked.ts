@@ -1,7 +1,7 @@
 import type { Sql } from '@folio/db';
 import { readMessageAt } from '@folio/event-log';
 import type { EventCodec } from '@folio/events';
-import { applyBatch } from '@folio/projections';
+import { reapplyEvent } from '@folio/projections';
 import { findParked, listParked, markResolved, markStillParked, type ParkedEvent } from '@folio/parked-events';
 import type { Kafka } from 'kafkajs';
 
@@ -22,6 +22,12 @@ export function formatParked(rows: ParkedEvent[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+const REAPPLIED = {
+  applied: 'applied in its place in the log',
+  recorded: 'recorded in the history; the job keeps the end it had',
+  seen: 'had been applied already',
+} as const;
+
 export interface RetryOutcome {
   id: number;
   applied: boolean;
@@ -30,8 +36,8 @@ export interface RetryOutcome {
 
 /**
  * Re-applies parked events after their fault was mended: each is read again from its place in the log (the log
- * still holds it) and handed to the consumer's own code. For the projector that folds it into the read models
- * (event ids keep it from counting twice). A renderer's parked request had its job failed when it was parked, and a
+ * still holds it) and handed to the consumer's own code. For the projector that folds the job again with the event
+ * in its place (`reapplyEvent`), so the read models match what a rebuild gives. A renderer's parked request had its job failed when it was parked, and a
  * job's end never changes, so for it the retry checks that the request now decodes and closes the record.
  */
 export async function retryParked(deps: { sql: Sql; kafka: Kafka; codec: EventCodec }, which: number | 'all'): Promise<RetryOutcome[]> {
@@ -47,11 +53,13 @@ export async function retryParked(deps: { sql: Sql; kafka: Kafka; codec: EventCo
       const message = await readMessageAt(deps.kafka, row.topic, row.partition, row.offset);
       if (!message.value) throw new Error('the message at that position has no value');
       const event = await deps.codec.decode(message.value);
+      let detail = `${event.type} of job ${event.job_id} decodes; the job was failed when it was parked`;
       if (row.consumer === 'folio-projector') {
-        await applyBatch(deps.sql, row.topic, row.partition, [{ topic: row.topic, partition: row.partition, offset: row.offset, event }], null);
+        const how = await reapplyEvent(deps.sql, { topic: row.topic, partition: row.partition, offset: row.offset, event });
+        detail = `${event.type} of job ${event.job_id} ${REAPPLIED[how]}`;
       }
       await markResolved(deps.sql, row.id);
-      outcomes.push({ id: row.id, applied: true, detail: `${event.type} of job ${event.job_id} applied` });
+      outcomes.push({ id: row.id, applied: true, detail });
     } catch (error) {
       const detail = `${(error as Error).name}: ${(error as Error).message}`;
       await markStillParked(deps.sql, row.id, detail);

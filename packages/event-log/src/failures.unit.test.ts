@@ -28,7 +28,7 @@ describe('telling transient failures from permanent ones', () => {
       pgError('40P01', 'deadlock detected'),
       new KafkaJSConnectionError('Connection error: connect ECONNREFUSED'),
       new KafkaJSRequestTimeoutError('Request Produce(key: 0, version: 7) timed out'),
-      new KafkaJSProtocolError({ message: 'There is no leader for this topic-partition', type: 'LEADER_NOT_AVAILABLE', code: 5, retriable: true }),
+      new KafkaJSProtocolError({ message: 'There is no leader for this topic-partition', type: 'LEADER_NOT_AVAILABLE', code: 5, retriable: true } as never),
       // What the producer throws once its own retries ran out against a broker that is away.
       new KafkaJSNumberOfRetriesExceeded(new KafkaJSConnectionError('Connection error'), { retryCount: 10, retryTime: 5000 }),
       // The registry's HTTP client reports a refused connection as a 400 carrying the socket error's message.
@@ -48,7 +48,7 @@ describe('telling transient failures from permanent ones', () => {
       pgError('42703', 'column "nope" does not exist'),
       new ConfluentSchemaRegistryArgumentError('Message encoded with magic byte {"type":"Buffer","data":[47]}, expected 0'),
       Object.assign(new Error('folio - Schema 40400 not found'), { name: 'ResponseError', status: 404 }),
-      new KafkaJSProtocolError({ message: 'The request included a message larger than the max message size', type: 'MESSAGE_TOO_LARGE', code: 10, retriable: false }),
+      new KafkaJSProtocolError({ message: 'The request included a message larger than the max message size', type: 'MESSAGE_TOO_LARGE', code: 10, retriable: false } as never),
       new RangeError('invalid "string": 12'),
       new TypeError("Cannot read properties of undefined (reading 'job_id')"),
       'a string thrown',

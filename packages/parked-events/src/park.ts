@@ -8,7 +8,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ParkContext {
   sql: postgres.Sql;
-  publisher: EventPublisher;
+  /** null: record the event only (a replay; the job was failed when the event was first parked). */
+  publisher: EventPublisher | null;
   logger: Logger;
   /** Who writes the job's JobFailed (`projector`, `renderer`), as the event's worker. */
   worker: string;
@@ -29,14 +30,15 @@ export async function parkAndFailJob(ctx: ParkContext, parking: Omit<Parking, 'e
     { parked_id: id, topic: parking.topic, partition: parking.partition, offset: parking.offset, job_id: parking.jobId, event_type: parking.eventType, tries: parking.tries, err: parking.error },
     'event parked: it could not be applied; its partition moves on (folio parked list)',
   );
-  if (parking.jobId && UUID.test(parking.jobId) && parking.eventType !== 'JobFailed') {
+  const publisher = ctx.publisher;
+  if (publisher && parking.jobId && UUID.test(parking.jobId) && parking.eventType !== 'JobFailed') {
     const error: JobError = {
       code: 'render_failed',
       message: `the service could not process an event of this job (${parking.eventType ?? 'unreadable event'}) and set it aside for an operator (parked event ${id}); sending the request again is safe`,
       retryable: true,
     };
     try {
-      await retryTransient(() => ctx.publisher.publish(jobFailed(parking.jobId!, null, ctx.worker, error)), ctx.waiting);
+      await retryTransient(() => publisher.publish(jobFailed(parking.jobId!, null, ctx.worker, error)), ctx.waiting);
     } catch (failure) {
       if ((failure as Error).name === 'ConsumerStoppedError') throw failure;
       ctx.logger.error({ err: failure, parked_id: id, job_id: parking.jobId }, 'the parked event’s job could not be failed');

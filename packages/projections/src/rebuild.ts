@@ -31,7 +31,7 @@ export async function rebuildReadModels(
     const total = ends.reduce((n, e) => n + (e.high - e.low), 0);
     // The rebuild's own projection takes the shared lock: release the exclusive one first.
     await guard`select pg_advisory_unlock(${PROJECTION_LOCK})`;
-    const projection = await startProjection(options);
+    const projection = await startProjection({ ...options, failParkedJobs: false });
     try {
       for (;;) {
         const done = await progress(sql, ends);

@@ -28,6 +28,11 @@ export interface ProjectionOptions {
   publisher: EventPublisher;
   /** The group's name without the topic prefix, as parked events record it. */
   consumerName?: string;
+  /**
+   * Whether parking an event also fails its job (default yes). A rebuild says no: the job's JobFailed from the first
+   * parking is in the log already, and a replay should not write to it.
+   */
+  failParkedJobs?: boolean;
   partitionsConsumedConcurrently?: number;
   sessionTimeoutMs?: number;
 }
@@ -148,7 +153,7 @@ async function projectBatch(ctx: ProjectionOptions & { consumerName: string; wai
       continue;
     }
     await parkAndFailJob(
-      { sql, publisher: ctx.publisher, logger: ctx.logger, worker: 'projector', waiting },
+      { sql, publisher: ctx.failParkedJobs === false ? null : ctx.publisher, logger: ctx.logger, worker: 'projector', waiting },
       {
         consumer: ctx.consumerName,
         topic: batch.topic,

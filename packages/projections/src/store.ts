@@ -36,21 +36,15 @@ const JOB_COLUMNS = [
  * Applies the events of one partition, in log order, in one transaction together with the partition's checkpoint.
  * Events before the checkpoint were applied already (a redelivery after a crash) and are skipped, so applying a
  * batch twice has the effect of applying it once. Returns how many events took their place in the history.
- *
- * `nextOffset` null re-applies events that were parked (the checkpoint has moved past them): no checkpoint is read
- * or written, and the event ids alone keep a second application from counting.
  */
 export async function applyBatch(
   sql: Sql,
   topic: string,
   partition: number,
   logged: LoggedEvent[],
-  nextOffset: number | null,
+  nextOffset: number,
 ): Promise<number> {
-  if (logged.length === 0) {
-    if (nextOffset === null) return 0;
-    return withRetry(() => sql.begin((tx) => saveCheckpoint(tx, topic, partition, nextOffset).then(() => 0)));
-  }
+  if (logged.length === 0) return withRetry(() => sql.begin((tx) => saveCheckpoint(tx, topic, partition, nextOffset).then(() => 0)));
   // Text the store cannot hold (NUL, lone surrogates) is made well-formed, the same way every time, so a rebuild
   // gives the same rows as the live projection.
   const events = logged.map((e) => ({ ...e, event: wellFormedValue(e.event) }));
@@ -62,16 +56,14 @@ export async function applyBatch(
     sql.begin(async (tx) => {
       // One round trip: the statements are pipelined on the transaction's connection and run in this order.
       const [[checkpoint], , rows, seenRows] = await Promise.all([
-        nextOffset === null
-          ? []
-          : tx<{ next_offset: number }[]>`
+        tx<{ next_offset: number }[]>`
           select next_offset from projection_checkpoints where topic = ${topic} and partition = ${partition} for update`,
         tx`insert into jobs ${tx(ids.map((id) => ({ job_id: id, status: 'queued' })))} on conflict (job_id) do nothing`,
         tx<JobRow[]>`select * from jobs where job_id in ${tx(ids)} order by job_id for update`,
         tx<{ event_id: string }[]>`select event_id from job_history where event_id in ${tx(eventIds)}`,
       ]);
-      const from = nextOffset === null ? -1 : (checkpoint?.next_offset ?? 0);
-      if (nextOffset !== null && nextOffset <= from) return 0;
+      const from = checkpoint?.next_offset ?? 0;
+      if (nextOffset <= from) return 0;
       const fresh = events.filter((e) => e.offset >= from);
       const jobs = new Map(rows.map((r) => [r.job_id, normalise(r)]));
       // An event written twice (a writer retrying a send that had in fact succeeded) carries the same event id:
@@ -89,44 +81,55 @@ export async function applyBatch(
         jobs.set(event.job_id, job);
         touched.add(event.job_id);
         if (effective && (job.status !== before.status || event.type === 'JobQueued')) changed.add(event.job_id);
-        history.push({
-          event_id: event.event_id,
-          job_id: event.job_id,
-          type: event.type,
-          version: event.version,
-          occurred_at: event.occurred_at,
-          attempt: 'attempt' in event ? event.attempt : null,
-          worker: 'worker' in event ? event.worker : null,
-          effective,
-          topic: t,
-          partition: p,
-          offset,
-          data: tx.json(event as never),
-        });
+        history.push(historyRow(tx, { topic: t, partition: p, offset, event }, effective));
       }
 
-      const updated = [...touched].map((id) => {
-        const j = jobs.get(id)!;
-        return {
-          ...j,
-          result: j.result === null ? null : tx.json(j.result as never),
-          error: j.error === null ? null : tx.json(j.error as never),
-        };
-      });
+      const updated = [...touched].map((id) => jobs.get(id)!);
       // A job becomes visible to its key once its JobQueued is projected; until then there is nothing to announce.
       const announce = [...changed].map((id) => jobs.get(id)!).filter((j) => j.key_id !== null).map((j) => `${j.job_id}:${j.status}`);
       await Promise.all([
-        updated.length > 0 &&
-          tx`
-            insert into jobs ${tx(updated, ...JOB_COLUMNS)}
-            on conflict (job_id) do update set ${tx.unsafe(JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', '))}`,
+        updated.length > 0 && saveJobs(tx, updated),
         history.length > 0 && tx`insert into job_history ${tx(history)}`,
-        nextOffset !== null && saveCheckpoint(tx, topic, partition, nextOffset),
+        saveCheckpoint(tx, topic, partition, nextOffset),
         announce.length > 0 && tx`select pg_notify(${JOB_CHANNEL}, payload) from unnest(${announce}::text[]) as payload`,
       ]);
       return history.length;
     }),
   );
+}
+
+const UPDATE_JOB = JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', ');
+
+/** The row `job_history` keeps of an event. */
+export function historyRow(tx: postgres.TransactionSql, { topic, partition, offset, event }: LoggedEvent, effective: boolean) {
+  return {
+    event_id: event.event_id,
+    job_id: event.job_id,
+    type: event.type,
+    version: event.version,
+    occurred_at: event.occurred_at,
+    attempt: 'attempt' in event ? event.attempt : null,
+    worker: 'worker' in event ? event.worker : null,
+    effective,
+    topic,
+    partition,
+    offset,
+    data: tx.json(event as never),
+  };
+}
+
+/** The `jobs` row of a folded job, its JSON columns marked as such. */
+function jobRow(tx: postgres.TransactionSql, job: JobRow) {
+  return {
+    ...job,
+    result: job.result === null ? null : tx.json(job.result as never),
+    error: job.error === null ? null : tx.json(job.error as never),
+  };
+}
+
+/** Writes folded jobs, replacing their rows. */
+export async function saveJobs(tx: postgres.TransactionSql, jobs: JobRow[]): Promise<void> {
+  await tx`insert into jobs ${tx(jobs.map((j) => jobRow(tx, j)), ...JOB_COLUMNS)} on conflict (job_id) do update set ${tx.unsafe(UPDATE_JOB)}`;
 }
 
 async function saveCheckpoint(tx: postgres.TransactionSql, topic: string, partition: number, nextOffset: number): Promise<void> {
@@ -136,7 +139,7 @@ async function saveCheckpoint(tx: postgres.TransactionSql, topic: string, partit
 }
 
 /** Rows come back with Date objects for timestamps; the fold works on ISO strings, as events carry them. */
-function normalise(row: JobRow): JobRow {
+export function normalise(row: JobRow): JobRow {
   const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v as string | null));
   return {
     ...row,

@@ -1,0 +1,69 @@
+import type { Sql } from '@folio/db';
+import { wellFormedValue, type JobEvent } from '@folio/events';
+import { emptyJob, evolve, isFinal, type JobRow } from './job.ts';
+import { historyRow, JOB_CHANNEL, normalise, saveJobs, type LoggedEvent } from './store.ts';
+
+export type Reapplied =
+  /** The job was folded again with the event in its place. */
+  | 'applied'
+  /** The job had ended differently already: the event is in its history, not effective, and the end stands. */
+  | 'recorded'
+  /** The event had been applied before. */
+  | 'seen';
+
+/**
+ * Re-applies a parked event once its fault is mended, as a replay of the log would apply it. Events after it in the
+ * log were projected while it sat parked, so it cannot simply be folded last: the job is folded again from all its
+ * projected events plus this one, in log order, and its row and the history's `effective` flags are rewritten —
+ * which is what a rebuild gives. One exception keeps invariant 2: when the job is final and the refold would end it
+ * differently (the parked event was itself terminal, overtaken by the JobFailed its parking wrote), the event is
+ * recorded as not effective and the job keeps the end its users have seen.
+ */
+export async function reapplyEvent(sql: Sql, logged: LoggedEvent): Promise<Reapplied> {
+  const event = wellFormedValue(logged.event);
+  const id = event.job_id;
+  return sql.begin(async (tx) => {
+    await tx`insert into jobs (job_id, status) values (${id}, 'queued') on conflict (job_id) do nothing`;
+    const [liveRow] = await tx<JobRow[]>`select * from jobs where job_id = ${id} for update`;
+    const rows = await tx<Array<{ event_id: string; topic: string; partition: number; offset: number; data: JobEvent; effective: boolean }>>`
+      select event_id, topic, partition, "offset", data, effective from job_history where job_id = ${id}`;
+    if (rows.some((r) => r.event_id === event.event_id)) return 'seen';
+    const live = normalise(liveRow!);
+
+    const all: LoggedEvent[] = [...rows.map((r) => ({ topic: r.topic, partition: r.partition, offset: Number(r.offset), event: r.data })), { ...logged, event }];
+    const { job, effective } = foldInLogOrder(id, all);
+
+    if (isFinal(live.status) && job.terminal_event_id !== live.terminal_event_id) {
+      await tx`insert into job_history ${tx(historyRow(tx, { ...logged, event }, false))}`;
+      return 'recorded';
+    }
+    await saveJobs(tx, [job]);
+    await tx`insert into job_history ${tx(historyRow(tx, { ...logged, event }, effective.get(event.event_id)!))}`;
+    for (const r of rows) {
+      if (effective.get(r.event_id) !== r.effective) await tx`update job_history set effective = ${effective.get(r.event_id)!} where event_id = ${r.event_id}`;
+    }
+    if (job.key_id !== null && (job.status !== live.status || live.key_id === null)) {
+      await tx`select pg_notify(${JOB_CHANNEL}, ${`${job.job_id}:${job.status}`})`;
+    }
+    return 'applied';
+  });
+}
+
+/**
+ * Folds one job's events as a replay of the log does. A job's requests sit on a lane topic and the rest on the
+ * lifecycle topic, one partition each (all keyed by job id); the fold commutes across the two (JobQueued only fills
+ * in request fields), so requests first, then the lifecycle by offset, is the log's own order as far as the fold can
+ * tell. Returns the job and whether each event (by id) took effect.
+ */
+export function foldInLogOrder(jobId: string, events: LoggedEvent[]): { job: JobRow; effective: Map<string, boolean> } {
+  const lane = (e: LoggedEvent) => (e.event.type === 'JobQueued' ? 0 : 1);
+  const ordered = [...events].sort((a, b) => lane(a) - lane(b) || a.offset - b.offset);
+  let job = emptyJob(jobId);
+  const effective = new Map<string, boolean>();
+  for (const e of ordered) {
+    const step = evolve(job, e.event);
+    job = step.job;
+    effective.set(e.event.event_id, step.effective);
+  }
+  return { job, effective };
+}
