@@ -80,7 +80,10 @@ function lockDifferences(lockText) {
 function ensureNodeModules() {
   const lockFile = path.join(root, 'package-lock.json');
   const lockText = fs.readFileSync(lockFile, 'utf8');
-  const hash = sha256(lockText);
+  // The patches that npm's postinstall applies to dependencies (patch-package) count as part of what is installed.
+  const patchDir = path.join(root, 'patches');
+  const patches = fs.existsSync(patchDir) ? fs.readdirSync(patchDir).sort().map((f) => fs.readFileSync(path.join(patchDir, f), 'utf8')) : [];
+  const hash = sha256([lockText, ...patches].join('\n'));
   const nodeModules = path.join(root, 'node_modules');
   const marker = path.join(nodeModules, '.folio-lock-hash');
   let installed = '';
@@ -91,7 +94,10 @@ function ensureNodeModules() {
   }
   if (installed === hash) return;
   if (fs.existsSync(nodeModules) && lockDifferences(lockText).length === 0) {
-    fs.writeFileSync(marker, `${hash}\n`); // already installed (e.g. by `npm install`): adopt, no reinstall
+    // Already installed (e.g. by `npm install`): adopt it, with the patches applied (idempotent), no reinstall.
+    const patched = spawnSync('npx', ['patch-package'], { cwd: root, encoding: 'utf8' });
+    if (patched.status !== 0) fail(`patch-package: ${patched.stderr || patched.stdout}`);
+    fs.writeFileSync(marker, `${hash}\n`);
     return;
   }
   if (!onPath('npm')) fail('npm is not on PATH');
