@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stack } from './support/stack.ts';
+import { historyOf, pidOfWorker, startJob } from './support/jobs.ts';
+
+/**
+ * A job that takes its renderer down every time (here: the renderer kills itself with SIGKILL when it meets the
+ * marker, as an out-of-memory kill or a native crash would). Renderers are brought back as a supervisor would, so
+ * the job meets a fresh process each time: its starts must be counted across processes, not in any one of them.
+ */
+describe('a job that kills its renderer on every attempt', () => {
+  let stack: Stack;
+  let key: string;
+  let keeper: NodeJS.Timeout;
+  const pids = new Set<number>();
+
+  beforeAll(async () => {
+    stack = await Stack.start({ renderers: 2, env: { FOLIO_FAULT_CRASH_ON: 'CRASH-PILL', FOLIO_RENDER_ATTEMPTS: '3' } });
+    key = await stack.createKey('paid');
+    keeper = setInterval(() => {
+      for (const r of stack.running('renderer')) pids.add(r.child.pid!);
+      if (stack.running('renderer').length < 2) stack.spawn('renderer');
+    }, 500);
+  });
+  afterAll(async () => {
+    clearInterval(keeper);
+    await stack?.stop();
+  });
+
+  it('fails after the configured attempts, counted across renderer processes, while other jobs flow', async () => {
+    const before = await startJob(stack, key, 'a job before the crasher');
+    const crasher = await startJob(stack, key, 'this input is a CRASH-PILL');
+    const others: string[] = [];
+    for (let i = 0; i < 6; i++) others.push(await startJob(stack, key, `job ${i} beside the crasher`));
+
+    const failed = await stack.waitForJob(key, crasher, 150_000);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toEqual({ code: 'render_failed', message: expect.stringMatching(/started 3 times and never finished/), retryable: true });
+
+    // Three starts, each by a renderer process that died of it, then a fourth that failed the job unconverted.
+    const [attempts] = await stack.sql`select attempts from render_attempts where job_id = ${crasher}`;
+    expect(attempts!.attempts).toBe(4);
+    const history = await historyOf(stack, crasher);
+    // Retries are announced before they start, so the history shows them though their renderer died.
+    const retries = history.filter((e) => e.type === 'JobProcessing');
+    expect(retries.map((e) => e.attempt)).toEqual([2, 3]);
+    expect(new Set(retries.map((e) => pidOfWorker(e.worker))).size).toBe(2);
+    expect(pids.size).toBeGreaterThanOrEqual(5);
+
+    for (const id of [before, ...others]) expect((await stack.waitForJob(key, id, 60_000)).status).toBe('succeeded');
+  });
+});
