@@ -70,6 +70,11 @@ describe('events that can never be applied are parked, and mended by an operator
     expect(byConsumer['folio-renderer-async:undecodable']).toMatchObject({ topic: topics.queuedAsync, job_id: garbageJob });
     expect(failed.error.message).toContain(`parked event ${fault.id}`);
 
+    // Parked events are visible to monitoring too; they do not make the service unready (its partitions flow).
+    const ready = await stack.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.consumers.parked).toBe(3);
+
     const listed = (await folio('parked', 'list')).stdout;
     expect(listed).toContain(`#${fault.id}`);
     expect(listed).toContain(`${topics.lifecycle}/0@${fault.offset}`);

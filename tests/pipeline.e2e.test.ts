@@ -158,10 +158,29 @@ describe('the job pipeline, API → Kafka → renderer → Kafka → projector �
     expect(unknown.body.error.code).toBe('invalid_api_key');
   });
 
-  it('answers health and readiness without a key', async () => {
+  it('answers health and readiness without a key; ready means jobs flow', async () => {
     expect((await stack.request('GET', '/healthz')).status).toBe(200);
     const ready = await stack.request('GET', '/readyz');
     expect(ready.status).toBe(200);
-    expect(Object.keys(ready.body.checks).sort()).toEqual(['kafka', 'postgres', 'schema_registry', 'storage']);
+    expect(Object.keys(ready.body.checks).sort()).toEqual(['consumers', 'kafka', 'postgres', 'schema_registry', 'storage']);
+    expect(ready.body.checks.consumers).toMatchObject({
+      ok: true,
+      parked: 0,
+      groups: {
+        'folio-projector': { members: 1, lag: expect.any(Number) },
+        'folio-renderer-sync': { members: 1, lag: expect.any(Number) },
+        'folio-renderer-async': { members: 1, lag: expect.any(Number) },
+      },
+    });
+
+    // With no renderer consuming, nothing would convert the jobs the API accepts: not ready, and it says why.
+    await stack.running('renderer')[0]!.stop();
+    const unready = await stack.until(async () => {
+      const r = await stack.request('GET', '/readyz');
+      return r.status === 503 && r;
+    }, 30_000, 'readiness to drop');
+    expect(unready.body.checks.consumers.error).toMatch(/nobody consumes for folio-renderer-sync, folio-renderer-async/);
+    await stack.waitConsuming(stack.spawn('renderer'));
+    await stack.waitReady();
   });
 });

@@ -80,7 +80,9 @@ export class Stack {
     if (!without.has('renderer')) for (let i = 0; i < (options.renderers ?? 1); i++) stack.spawn('renderer');
     if (!without.has('api')) {
       stack.spawn('api');
-      await stack.waitReady();
+      // Ready means jobs flow, so a stack without its consumers is never ready: then the API being up is enough.
+      if (without.has('projector') || without.has('renderer')) await stack.waitReady(60_000, '/healthz');
+      else await stack.waitReady();
     }
     // Renderers start a browser and worker threads: wait until they consume, so a test's clock starts with them.
     await Promise.all(stack.apps.map((app) => stack.waitConsuming(app)));
@@ -135,11 +137,11 @@ export class Stack {
     await this.until(async () => (await readFile(app.logFile, 'utf8').catch(() => '')).includes(marker), timeoutMs, `${app.name} to consume`);
   }
 
-  async waitReady(timeoutMs = 60_000): Promise<void> {
+  async waitReady(timeoutMs = 60_000, probe: '/readyz' | '/healthz' = '/readyz'): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       try {
-        const response = await fetch(`${this.url}/readyz`);
+        const response = await fetch(`${this.url}${probe}`);
         if (response.ok) return;
       } catch {
         // not listening yet

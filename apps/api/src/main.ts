@@ -1,10 +1,12 @@
 import { connect, migrateDatabase } from '@folio/db';
 import { EventPublisher } from '@folio/event-log';
+import { consumerGroups } from '@folio/events';
 import { NetworkPolicy } from '@folio/network-policy';
 import { connectEventLog, prepareTopics, runService } from '@folio/service';
 import { createBlobStore, LocalDiskStore } from '@folio/storage';
 import { buildApp } from './app.ts';
 import { JobWatch } from './jobs/watch.ts';
+import { flowCheck } from './flow-check.ts';
 
 await runService('api', async ({ config, logger }) => {
   await migrateDatabase(config.databaseUrl);
@@ -37,6 +39,7 @@ await runService('api', async ({ config, logger }) => {
         if (!response.ok) throw new Error(`registry answered ${response.status}`);
       },
       storage: () => store.check(),
+      consumers: flowCheck(admin, database.sql, consumerGroups(config.topicPrefix, log.topics)),
     },
   });
   await app.listen({ port: config.port, host: config.host });

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 
-export type Check = () => Promise<void>;
+/** A readiness check: throws when not ready; may return (or attach to its error as `detail`) what it measured. */
+export type Check = () => Promise<void | Record<string, unknown>>;
 
-/** /healthz: the process is up. /readyz: every dependency answers (503 with the failing ones otherwise). */
+/**
+ * /healthz: the process is up. /readyz: every dependency answers and every consumer group has a member, so jobs
+ * flow (503 with the failing checks otherwise).
+ */
 export async function healthRoutes(app: FastifyInstance, options: { checks: Record<string, Check> }): Promise<void> {
   const config = { auth: false };
   app.get('/healthz', { config }, async () => ({ status: 'ok' }));
@@ -10,10 +14,10 @@ export async function healthRoutes(app: FastifyInstance, options: { checks: Reco
     const results = await Promise.all(
       Object.entries(options.checks).map(async ([name, check]) => {
         try {
-          await withTimeout(check(), 3000);
-          return [name, { ok: true }] as const;
+          const detail = await withTimeout(check(), 3000);
+          return [name, { ok: true, ...detail }] as const;
         } catch (error) {
-          return [name, { ok: false, error: (error as Error).message }] as const;
+          return [name, { ok: false, error: (error as Error).message, ...(error as { detail?: object }).detail }] as const;
         }
       }),
     );
