@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { freePort, startPostgres, type PostgresService } from '../infra/services/index.ts';
 import { Stack } from './support/stack.ts';
 import { startJob } from './support/jobs.ts';
+
+const run = promisify(execFile);
 
 /**
  * The other side of the line between transient and permanent failures: a store that is away is waited for on the
@@ -60,5 +64,10 @@ describe('Postgres stopped for 10 s while events flow', () => {
     const sync = await stack.request('POST', '/v2/convert', { key, json: { markdown: 'after the outage', output: 'text' } });
     expect(sync.status).toBe(200);
     expect(sync.body.content).toBe('after the outage');
+
+    // The projector's lock went with its Postgres connection; a rebuild still refuses to run beside it.
+    const replay = run(process.execPath, ['node_modules/.bin/folio', 'replay'], { env: { ...process.env, ...stack.env } });
+    await expect(replay).rejects.toMatchObject({ stderr: expect.stringContaining('stop it before rebuilding') });
+    expect(await stack.sql`select count(*)::int as n from jobs`).toEqual([{ n: accepted.length + 1 }]);
   });
 });

@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPTIONS, jobFailed, jobProcessing, jobQueued, jobSucceeded, type JobEvent } from '@folio/events';
+import { jobFailed, jobProcessing, jobSucceeded, type JobEvent } from '@folio/events';
+import { at, queuedJob } from './test-support/events.ts';
 import { emptyJob, evolve, type JobRow } from './job.ts';
 
 const JOB = '0190f0f0-0000-7000-8000-000000000001';
-const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 0, 0, s));
-
-const queued = jobQueued(
-  {
-    job_id: JOB,
-    request_id: 'req-1',
-    key_id: '11111111-1111-4111-8111-111111111111',
-    lane: 'async',
-    output: 'html',
-    input: { kind: 'markdown', text: '# hi', ref: null },
-    options: DEFAULT_OPTIONS,
-    webhook_url: null,
-    expires_at: at(0).toISOString(),
-  },
-  at(1),
-);
+const queued = queuedJob(JOB, 'req-1', 'html');
 const result = { output: 'html' as const, content: '<p>hi</p>', content_ref: null, file: null, document: { title: '', url: null, site: null, author: null, date: null, excerpt: null, image: null, word_count: 1 } };
 const processing = jobProcessing(JOB, 1, 'w1', at(2));
 const succeeded = jobSucceeded(JOB, 1, 'w1', result, 5, at(3));

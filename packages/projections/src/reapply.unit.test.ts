@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPTIONS, jobFailed, jobProcessing, jobQueued, type JobEvent } from '@folio/events';
+import { jobFailed, jobProcessing, type JobEvent } from '@folio/events';
+import { at, queuedJob } from './test-support/events.ts';
 import { foldInLogOrder } from './reapply.ts';
 import type { LoggedEvent } from './store.ts';
 
 const JOB = '0190f0f0-0000-7000-8000-000000000002';
-const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 0, 0, s));
-const queued = jobQueued(
-  {
-    job_id: JOB,
-    request_id: 'req-2',
-    key_id: '11111111-1111-4111-8111-111111111111',
-    lane: 'async',
-    output: 'text',
-    input: { kind: 'markdown', text: 'x', ref: null },
-    options: DEFAULT_OPTIONS,
-    webhook_url: null,
-    expires_at: at(0).toISOString(),
-  },
-  at(1),
-);
+const queued = queuedJob(JOB, 'req-2', 'text');
 const first = jobProcessing(JOB, 1, 'w1', at(2));
 const parked = jobProcessing(JOB, 2, 'w2', at(3));
 const failedByParking = jobFailed(JOB, null, 'projector', { code: 'render_failed', message: 'parked', retryable: true }, at(4));

@@ -24,7 +24,9 @@ export async function rebuildReadModels(
     const [{ locked }] = (await guard`select pg_try_advisory_lock(${PROJECTION_LOCK}) as locked`) as unknown as [
       { locked: boolean },
     ];
-    if (!locked) throw new ProjectorRunningError();
+    // The lock is the guard, and the group a second one: a projector whose lock connection died with a Postgres
+    // restart still consumes, and a rebuild beside it would race it.
+    if (!locked || (await groupMembers(kafka, groupId)) > 0) throw new ProjectorRunningError();
     await guard.unsafe(`truncate ${READ_MODEL_TABLES.join(', ')}`);
     await rewindGroup(kafka, groupId, allTopics(topics));
     const ends = await logEnds(kafka, allTopics(topics));
@@ -46,6 +48,17 @@ export async function rebuildReadModels(
   } finally {
     await guard`select pg_advisory_unlock_all()`.catch(() => {});
     guard.release();
+  }
+}
+
+async function groupMembers(kafka: Kafka, groupId: string): Promise<number> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.describeGroups([groupId]);
+    return groups[0]?.members.length ?? 0;
+  } finally {
+    await admin.disconnect();
   }
 }
 
