@@ -6,6 +6,7 @@ import type { Logger } from '@folio/logging';
 import type { Db } from '@folio/db';
 import type { LocalDiskStore } from '@folio/storage';
 import { ApiError, type ParameterProblem } from './errors.ts';
+import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { convertRoutes, type ConvertRouteOptions } from './routes/convert.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -32,6 +33,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: 1024 * 1024,
+    querystringParser: parseUrlEncoded,
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
   }).withTypeProvider();
 
@@ -39,8 +41,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
-  await app.register(formbody, { bodyLimit: 64 * 1024 * 1024 });
+  await app.register(formbody, { bodyLimit: 64 * 1024 * 1024, parser: parseUrlEncoded });
   await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fieldSize: 64 * 1024 * 1024, files: 0 } });
+
+  app.addHook('preValidation', wellFormedParameters);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const apiError = toApiError(error);

@@ -10,11 +10,11 @@ export function wellFormedText(text: string): string {
   return text.replace(NOT_WELL_FORMED, '\uFFFD');
 }
 
-/** The same rule applied to every string inside a JSON-like value (object keys included). */
+/** The same rule applied to every string inside a JSON-like value (object keys included; null-prototype objects too). */
 export function wellFormedValue<T>(value: T): T {
   if (typeof value === 'string') return wellFormedText(value) as T;
   if (Array.isArray(value)) return value.map(wellFormedValue) as T;
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+  if (value && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormedText(k), wellFormedValue(v)])) as T;
   }
   return value;
