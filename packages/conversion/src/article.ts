@@ -1,4 +1,5 @@
 import { sanitizeContent, sanitizeHtml } from '@folio/article-html';
+import { withinNesting } from '@folio/dom';
 import type { ConversionOptions, InputKind } from '@folio/events';
 import {
   countWords,
@@ -36,7 +37,7 @@ export async function articleFrom(
       throw error;
     });
     try {
-      return extractArticle(page.html, {
+      return extractArticle(withinNesting(page.html), {
         url: page.url,
         sanitize: (content, restore) => sanitizeContent(content, { baseUrl: page.url, restore }),
       });
@@ -46,10 +47,11 @@ export async function articleFrom(
     }
   }
 
+  // Markup nested beyond reason is flattened before anything parses it (`withinNesting`).
   const contentHtml =
     input.kind === 'html'
-      ? sanitizeHtml(input.text, { baseUrl: options.source_url })
-      : sanitizeHtml(markdownToHtml(input.text), { baseUrl: null });
+      ? sanitizeHtml(withinNesting(input.text), { baseUrl: options.source_url })
+      : sanitizeHtml(withinNesting(markdownToHtml(input.text)), { baseUrl: null });
   const text = htmlToText(contentHtml);
   const sourceUrl = input.kind === 'html' ? options.source_url : null;
   return {

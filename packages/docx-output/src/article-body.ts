@@ -3,7 +3,7 @@ import { htmlToContent } from 'docx/html';
 import { parseArticle, imageSources, prepareMarkup } from './article-markup.ts';
 import { HTML_STYLE_MAP, htmlStylesheet } from './document-styles.ts';
 import { loadImages, type ImageLoadOptions } from './image-loading.ts';
-import { estimateNestingDepth, flattenMarkup, MAX_NESTING } from './markup-depth.ts';
+import { estimateNestingDepth, flattenMarkup, MAX_NESTING } from '@folio/dom';
 import type { PageGeometry } from './page-geometry.ts';
 
 export interface ArticleBodyOptions extends ImageLoadOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildDocx } from './index.ts';
-import { estimateNestingDepth, flattenMarkup, MAX_NESTING } from './markup-depth.ts';
+import { estimateNestingDepth, flattenMarkup, MAX_NESTING } from '@folio/dom';
 import { parseXmlPart, readDocx } from './test-support/docx-reader.ts';
 
 async function build(contentHtml: string, sourceUrl: string | null = null) {

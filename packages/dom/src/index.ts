@@ -1,3 +1,4 @@
+export * from './markup-depth.ts';
 import { JSDOM, VirtualConsole } from 'jsdom';
 
 type DomWindow = JSDOM['window'];
