@@ -6,6 +6,7 @@ import type { PageFetcher } from '@folio/page-fetch';
 import { RenderTimeoutError, type PdfRenderer } from '@folio/pdf';
 import { articleFrom, type Article } from './article.ts';
 import { ConversionError } from './errors.ts';
+import { articleMeta } from './meta.ts';
 
 export interface ConversionRequest {
   input: { kind: InputKind; text: string };
@@ -56,7 +57,7 @@ export async function print(page: Printable, pdf: PdfRenderer | undefined): Prom
 export async function prepare(request: ConversionRequest, deps: EngineDeps = {}): Promise<Conversion | Printable> {
   const { input, output, options } = request;
   const article = await articleFrom(input, options, deps.fetcher);
-  const document = metaOf(article);
+  const document = articleMeta(article);
   const includeLinks = options.include_links;
   switch (output) {
     case 'html':
@@ -116,15 +117,3 @@ function pageSizeOf(options: ConversionOptions): 'letter' | 'a4' {
   return options.page_size === 'a4' ? 'a4' : 'letter';
 }
 
-function metaOf(article: Article): ArticleMeta {
-  return {
-    title: article.title,
-    url: article.url,
-    site: article.site,
-    author: article.author,
-    date: article.date,
-    excerpt: article.excerpt,
-    image: article.image,
-    word_count: article.wordCount,
-  };
-}
