@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import Fastify from 'fastify';
+import Fastify, { type InjectOptions } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
@@ -20,7 +20,7 @@ describe('parameters at the door', () => {
     await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { files: 0 } });
     app.addHook('preValidation', wellFormedParameters);
     app.all('/x', async (request) => ({ body: request.body ?? null, query: request.query }));
-    const seen = async (options: Parameters<typeof app.inject>[0]) => (await app.inject(options)).json();
+    const seen = async (options: InjectOptions) => (await app.inject(options)).json();
 
     const json = await seen({ method: 'POST', url: '/x', headers: { 'content-type': 'application/json' }, payload: '{"markdown":"a\\u0000b\\ud800c","nested":{"t":["\\udfff"]}}' });
     expect(json.body).toEqual({ markdown: 'a\uFFFDb\uFFFDc', nested: { t: ['\uFFFD'] } });
