@@ -16,9 +16,9 @@ describe('a job that kills its renderer on every attempt', () => {
   beforeAll(async () => {
     stack = await Stack.start({ renderers: 2, env: { FOLIO_FAULT_CRASH_ON: 'CRASH-PILL', FOLIO_RENDER_ATTEMPTS: '3' } });
     key = await stack.createKey('paid');
+    for (const r of stack.running('renderer')) pids.add(r.child.pid!);
     keeper = setInterval(() => {
-      for (const r of stack.running('renderer')) pids.add(r.child.pid!);
-      if (stack.running('renderer').length < 2) stack.spawn('renderer');
+      if (stack.running('renderer').length < 2) pids.add(stack.spawn('renderer').child.pid!);
     }, 500);
   });
   afterAll(async () => {

@@ -17,7 +17,7 @@ export interface ArticleBodyOptions extends ImageLoadOptions {
  * links) is read by docx's own HTML importer, the library made for this; markup it cannot take degrades to text.
  */
 export async function articleBody(contentHtml: string, options: ArticleBodyOptions): Promise<readonly (Paragraph | Table)[]> {
-  const html = estimateNestingDepth(contentHtml) > MAX_NESTING ? flattenMarkup(contentHtml) : contentHtml;
+  const html = estimateNestingDepth(contentHtml, MAX_NESTING) > MAX_NESTING ? flattenMarkup(contentHtml) : contentHtml;
   try {
     const article = parseArticle(html);
     const outcomes = await loadImages(imageSources(article, options.baseUrl), options);

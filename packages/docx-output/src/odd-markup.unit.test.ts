@@ -107,6 +107,11 @@ describe('estimateNestingDepth', () => {
 
   it('is not fooled by a < that starts no tag', () => {
     expect(estimateNestingDepth('a < b and 1<2 <3 <!doctype html><? pi ?>')).toBe(0);
+    // Unclosed inline elements end with the paragraph or the element around them, as a parser ends them.
+    expect(estimateNestingDepth('<p>a <more>b</p>'.repeat(10_000))).toBe(1);
+    expect(estimateNestingDepth('<div><b>x</div>'.repeat(10_000))).toBe(2);
+    expect(estimateNestingDepth('<li><b>x<li><i>y'.repeat(5_000))).toBe(1);
+    expect(estimateNestingDepth('<div>'.repeat(10_000), 300)).toBe(301);
   });
 });
 

@@ -12,6 +12,20 @@ export const MAX_NESTING = 256;
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 /** Elements whose end tag is optional: a run of them closes itself rather than nesting. */
 const SELF_CLOSING = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option', 'optgroup', 'thead', 'tbody', 'tfoot', 'colgroup', 'caption', 'rb', 'rt', 'rp', 'rtc']);
+/**
+ * What an optional-end-tag element's start tag cannot close an earlier one of its kind across (the parser's scopes):
+ * a new `<li>` closes the previous item of its own list, not of the list around it.
+ */
+const TABLE_SCOPE = ['table', 'td', 'th', 'caption', 'template', 'object', 'applet', 'marquee', 'button'];
+const SCOPES: Record<string, Set<string>> = {
+  li: new Set([...TABLE_SCOPE, 'ul', 'ol', 'menu']),
+  dt: new Set([...TABLE_SCOPE, 'dl']),
+  dd: new Set([...TABLE_SCOPE, 'dl']),
+  option: new Set([...TABLE_SCOPE, 'select', 'datalist', 'optgroup']),
+};
+const DEFAULT_SCOPE = new Set(TABLE_SCOPE);
+const scopeOf = (name: string) => SCOPES[name] ?? DEFAULT_SCOPE;
+
 /** Elements whose content is text, not markup. */
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes']);
 /** Elements that start a new paragraph when markup is flattened. */
@@ -67,14 +81,33 @@ function* tokens(html: string): Generator<Token> {
   }
 }
 
-/** An estimate of the deepest nesting of elements; optional-end-tag elements do not count. */
-export function estimateNestingDepth(html: string): number {
+/**
+ * An estimate of the deepest nesting of elements, as a parser would build them: an end tag closes the element it
+ * names and whatever is still open inside it (so an unclosed `<b>` in a paragraph ends with the paragraph), an end
+ * tag for nothing open is ignored, and an optional-end-tag element (`p`, `li`, `td`…) is closed by the next of its
+ * kind. Those and void elements do not count toward the depth. Counting stops once the depth passes `stopAbove`,
+ * which also bounds the work on hostile markup.
+ */
+export function estimateNestingDepth(html: string, stopAbove = Infinity): number {
+  const open: string[] = [];
   let depth = 0;
   let deepest = 0;
+  const closeFrom = (at: number) => {
+    for (let i = at; i < open.length; i++) if (!SELF_CLOSING.has(open[i]!)) depth--;
+    open.length = at;
+  };
   for (const token of tokens(html)) {
-    if (token.kind !== 'tag' || VOID.has(token.name) || SELF_CLOSING.has(token.name)) continue;
-    if (token.closing) depth = Math.max(0, depth - 1);
-    else if (!token.selfClosed) deepest = Math.max(deepest, ++depth);
+    if (token.kind !== 'tag' || VOID.has(token.name)) continue;
+    const optional = SELF_CLOSING.has(token.name);
+    if (token.closing || optional) {
+      const at = open.lastIndexOf(token.name);
+      if (at >= 0 && (token.closing || !open.slice(at + 1).some((name) => scopeOf(token.name).has(name)))) closeFrom(at);
+    }
+    if (token.closing || token.selfClosed) continue;
+    open.push(token.name);
+    if (optional) continue;
+    deepest = Math.max(deepest, ++depth);
+    if (deepest > stopAbove) return deepest;
   }
   return deepest;
 }
@@ -105,5 +138,5 @@ export function flattenMarkup(html: string): string {
 
 /** The markup as it may be parsed: itself, or flattened when it nests beyond MAX_NESTING. */
 export function withinNesting(html: string): string {
-  return estimateNestingDepth(html) > MAX_NESTING ? flattenMarkup(html) : html;
+  return estimateNestingDepth(html, MAX_NESTING) > MAX_NESTING ? flattenMarkup(html) : html;
 }
