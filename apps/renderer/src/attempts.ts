@@ -1,23 +1,51 @@
 import type { Sql } from '@folio/db';
 
 export interface AttemptStart {
-  /** This start's number among all starts of the job, by any renderer process. */
+  /** This start's number among all starts of the job, by any renderer process (it numbers JobProcessing). */
   attempt: number;
+  /** Runs counted so far, this one included when it is the first. */
+  counted: number;
+  /** An earlier run never finished: this one must run alone before it is counted (`countIsolatedRun`). */
+  isolate: boolean;
   /** The job's read model says it is final already (a redelivery after a renderer died past its terminal event). */
   settled: boolean;
 }
 
 /**
- * Counts a start of a job durably, before any work, so that a job which takes its renderer down every time is
- * counted across processes and restarts; one statement, one round trip on the sync path.
+ * Records a start of a job before any work, in one round trip. The first run is counted at once. A job with a run
+ * that never finished (its renderer died, perhaps of another job beside it) is not counted yet: it must first have
+ * its renderer to itself, so that only a job that kills renderers running alone uses up its attempts.
  */
 export async function startAttempt(sql: Sql, jobId: string, worker: string): Promise<AttemptStart> {
-  const [row] = await sql<{ attempts: number; status: string | null }[]>`
-    with started as (
-      insert into render_attempts (job_id, attempts, worker, started_at) values (${jobId}, 1, ${worker}, now())
-      on conflict (job_id) do update set attempts = render_attempts.attempts + 1, worker = excluded.worker, started_at = now()
-      returning attempts
+  const [row] = await sql<{ attempts: number; counted: number; before: number; status: string | null }[]>`
+    with before as (select counted from render_attempts where job_id = ${jobId}),
+    started as (
+      insert into render_attempts (job_id, attempts, counted, worker, started_at) values (${jobId}, 1, 1, ${worker}, now())
+      on conflict (job_id) do update set
+        attempts = render_attempts.attempts + 1,
+        counted = greatest(render_attempts.counted, 1),
+        worker = excluded.worker,
+        started_at = now()
+      returning attempts, counted
     )
-    select started.attempts, (select status from jobs where job_id = ${jobId}) as status from started`;
-  return { attempt: row!.attempts, settled: row!.status === 'succeeded' || row!.status === 'failed' };
+    select started.attempts, started.counted, coalesce((select counted from before), 0) as before,
+           (select status from jobs where job_id = ${jobId}) as status
+    from started`;
+  return {
+    attempt: row!.attempts,
+    counted: row!.counted,
+    isolate: row!.before > 0,
+    settled: row!.status === 'succeeded' || row!.status === 'failed',
+  };
+}
+
+/** Counts a run that now has its renderer to itself; returns the runs counted. */
+export async function countIsolatedRun(sql: Sql, jobId: string): Promise<number> {
+  const [row] = await sql<{ counted: number }[]>`update render_attempts set counted = counted + 1 where job_id = ${jobId} returning counted`;
+  return row!.counted;
+}
+
+/** Takes back a run that ended because its consumer stopped (a rebalance, a shutdown): it was no fault of the job. */
+export async function uncountRun(sql: Sql, jobId: string): Promise<void> {
+  await sql`update render_attempts set counted = greatest(counted - 1, 0) where job_id = ${jobId}`;
 }

@@ -73,13 +73,14 @@ export async function startLane(options: {
         if (!decoded.ok) return park(key, null, decoded.error, decoded.tries, offset);
         const event = decoded.value;
         if (event.type !== 'JobQueued') return;
-        const release = await slots.acquire(lane);
+        const slot = await slots.acquire(lane);
         try {
-          // renderJob settles every conversion outcome itself; what reaches here is a failure to record one.
-          const outcome = await settle(() => renderJob(render, event, waiting), { ...waiting, tries: PERMANENT_TRIES });
+          // renderJob settles every conversion outcome itself, with its own counted attempts; what reaches here is a
+          // failure to record one, already tried: it is parked at once.
+          const outcome = await settle(() => renderJob(render, event, waiting, slot), { ...waiting, tries: 1 });
           if (!outcome.ok) await park(event.job_id, event.type, outcome.error, outcome.tries, offset);
         } finally {
-          release();
+          slot.release();
         }
       }
 

@@ -16,7 +16,8 @@ import { ConsumerStoppedError, retryTransient, type EventPublisher, type RetryCo
 import type { Faults } from '@folio/config';
 import type { Logger } from '@folio/logging';
 import { claimCheck, redeem, type BlobStore } from '@folio/storage';
-import { startAttempt } from './attempts.ts';
+import { countIsolatedRun, startAttempt, uncountRun } from './attempts.ts';
+import type { Slot } from './slots.ts';
 
 export interface RenderContext {
   /** The CPU-bound part of conversions runs in worker threads; the browser stays in this thread. */
@@ -48,7 +49,7 @@ export const ANNOUNCE_AFTER_MS = 100;
  * render_failed once it has been started `attempts` times, so a poison job never blocks its partition or cycles
  * through the renderer fleet. While the broker or Postgres is away, it waits (`waiting`) instead of failing the job.
  */
-export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: RetryContext): Promise<void> {
+export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: RetryContext, slot: Slot): Promise<void> {
   const log = ctx.logger.child({ job_id: job.job_id, request_id: job.request_id });
   const record = (...events: JobEvent[]) => retryTransient(() => ctx.publisher.publish(...events), waiting);
 
@@ -60,66 +61,91 @@ export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: Ret
   }
 
   for (;;) {
-    const { attempt, settled } = await retryTransient(() => startAttempt(ctx.sql, job.job_id, ctx.worker), waiting);
-    if (settled) {
+    const start = await retryTransient(() => startAttempt(ctx.sql, job.job_id, ctx.worker), waiting);
+    const { attempt } = start;
+    if (start.settled) {
       log.info({ attempt }, 'job is final already: not converted again');
       return;
     }
-    if (attempt > ctx.attempts) {
-      // Earlier starts never reached an outcome: their renderer died (a crash, out of memory, a kill).
-      log.error({ attempt }, 'job started too often without an outcome: failed');
-      await record(
-        jobFailed(job.job_id, null, ctx.worker, {
-          code: 'render_failed',
-          message: `conversion was started ${attempt - 1} times and never finished (its renderer stopped each time)`,
-          retryable: true,
-        }),
-      );
-      return;
+    let counted = start.counted;
+    if (start.isolate) {
+      // An earlier run never finished: this one runs alone, so a renderer that dies now died of this job.
+      await slot.isolate();
+      counted = await retryTransient(() => countIsolatedRun(ctx.sql, job.job_id), waiting);
+      if (counted > ctx.attempts) {
+        log.error({ attempt, counted }, 'job took its renderer down on every run: failed');
+        await record(
+          jobFailed(job.job_id, null, ctx.worker, {
+            code: 'render_failed',
+            message: `conversion was run ${counted - 1} times and never finished (its renderer stopped each time)`,
+            retryable: true,
+          }),
+        );
+        return;
+      }
     }
-
-    const processing = jobProcessing(job.job_id, attempt, ctx.worker);
-    let announced: Promise<void> | null = null;
-    const announce = () => (announced ??= record(processing));
-    // A retry is announced before it starts, so the history shows every start even if this one dies too.
-    if (attempt > 1) await announce();
-    const timer = setTimeout(() => void announce().catch(() => {}), ANNOUNCE_AFTER_MS);
-    const started = performance.now();
-    const outcome = await produce(ctx, job).then(
-      (result) => ({ result, error: null }),
-      (error: unknown) => ({ result: null, error }),
-    );
-    clearTimeout(timer);
-    // The attempt's JobProcessing, if not written yet, goes first in the same request as what follows it.
-    const pending = announced ? (await announced, []) : [processing];
-    const ms = performance.now() - started;
-
-    if (outcome.result) {
-      await recordSuccess(ctx, record, pending, jobSucceeded(job.job_id, attempt, ctx.worker, outcome.result, ms), log);
-      log.info({ attempt, ms: Math.round(ms), output: job.output }, 'job succeeded');
-      return;
+    try {
+      if (await runAttempt(ctx, job, attempt, counted, record, log)) return;
+    } catch (error) {
+      // The consumer stopped while the outcome waited for the broker: the job goes to the next reader, and this run
+      // was no fault of the job's.
+      if (error instanceof ConsumerStoppedError) await uncountRun(ctx.sql, job.job_id).catch(() => {});
+      throw error;
     }
-    const { error } = outcome;
-    if (error instanceof ConversionError && error.code !== 'render_failed') {
-      await record(...pending, jobFailed(job.job_id, attempt, ctx.worker, errorOf(error)));
-      log.info({ attempt, code: error.code }, 'job failed');
-      return;
-    }
-    log.warn({ err: error, attempt }, 'conversion attempt failed');
-    if (attempt >= ctx.attempts) {
-      await record(
-        ...pending,
-        jobFailed(job.job_id, attempt, ctx.worker, {
-          code: 'render_failed',
-          message: `conversion failed on the service's side after ${attempt} attempts`,
-          retryable: true,
-        }),
-      );
-      return;
-    }
-    if (pending.length > 0) await record(...pending);
-    await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+    await new Promise((r) => setTimeout(r, 100 * 2 ** counted));
   }
+}
+
+/** One run of a job; true once its outcome is in the log, false when it failed unexpectedly and may run again. */
+async function runAttempt(
+  ctx: RenderContext,
+  job: JobQueued,
+  attempt: number,
+  counted: number,
+  record: (...events: JobEvent[]) => Promise<void>,
+  log: Logger,
+): Promise<boolean> {
+  const processing = jobProcessing(job.job_id, attempt, ctx.worker);
+  let announced: Promise<void> | null = null;
+  const announce = () => (announced ??= record(processing));
+  // A retry is announced before it starts, so the history shows every start even if this one dies too.
+  if (attempt > 1) await announce();
+  const timer = setTimeout(() => void announce().catch(() => {}), ANNOUNCE_AFTER_MS);
+  const started = performance.now();
+  const outcome = await produce(ctx, job).then(
+    (result) => ({ result, error: null }),
+    (error: unknown) => ({ result: null, error }),
+  );
+  clearTimeout(timer);
+  // The attempt's JobProcessing, if not written yet, goes first in the same request as what follows it.
+  const pending = announced ? (await announced, []) : [processing];
+  const ms = performance.now() - started;
+
+  if (outcome.result) {
+    await recordSuccess(ctx, record, pending, jobSucceeded(job.job_id, attempt, ctx.worker, outcome.result, ms), log);
+    log.info({ attempt, ms: Math.round(ms), output: job.output }, 'job succeeded');
+    return true;
+  }
+  const { error } = outcome;
+  if (error instanceof ConversionError && error.code !== 'render_failed') {
+    await record(...pending, jobFailed(job.job_id, attempt, ctx.worker, errorOf(error)));
+    log.info({ attempt, code: error.code }, 'job failed');
+    return true;
+  }
+  log.warn({ err: error, attempt, counted }, 'conversion attempt failed');
+  if (counted >= ctx.attempts) {
+    await record(
+      ...pending,
+      jobFailed(job.job_id, attempt, ctx.worker, {
+        code: 'render_failed',
+        message: `conversion failed on the service's side after ${counted} attempts`,
+        retryable: true,
+      }),
+    );
+    return true;
+  }
+  if (pending.length > 0) await record(...pending);
+  return false;
 }
 
 /**

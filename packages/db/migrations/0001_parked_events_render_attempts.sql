@@ -16,6 +16,7 @@ CREATE TABLE "parked_events" (
 CREATE TABLE "render_attempts" (
 	"job_id" uuid PRIMARY KEY NOT NULL,
 	"attempts" integer NOT NULL,
+	"counted" integer NOT NULL,
 	"worker" text NOT NULL,
 	"started_at" timestamp with time zone NOT NULL
 );

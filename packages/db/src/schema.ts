@@ -114,13 +114,19 @@ export const parkedEvents = pgTable(
 );
 
 /**
- * How many times renderers have started each job, across processes and restarts: a job that takes its renderer down
- * every time (a native crash, out of memory, Chromium killing it) is failed once this reaches FOLIO_RENDER_ATTEMPTS,
- * instead of cycling through the renderer fleet forever. Written before each attempt, so a crash cannot lose it.
+ * How renderers have started each job, across processes and restarts: a job that takes its renderer down every time
+ * (a native crash, out of memory, Chromium killing it) is failed once `counted` passes FOLIO_RENDER_ATTEMPTS, instead
+ * of cycling through the renderer fleet forever. Written before each run, so a crash cannot lose it.
  */
 export const renderAttempts = pgTable('render_attempts', {
   jobId: uuid('job_id').primaryKey(),
+  /** Every start, numbering the job's JobProcessing events. */
   attempts: integer('attempts').notNull(),
+  /**
+   * Runs that count toward the limit: the first, and each later one once the job runs alone in its renderer (so a
+   * renderer's death is the job's own doing); a run ended by its consumer stopping is taken back.
+   */
+  counted: integer('counted').notNull(),
   worker: text('worker').notNull(),
   startedAt: tz('started_at').notNull(),
 });

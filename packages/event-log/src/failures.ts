@@ -74,10 +74,13 @@ function isTransient(error: Record<string, unknown>): boolean {
     // Broker answers kafkajs marks retriable (leader moving, coordinator loading) are transient by definition.
     if (error.retriable === true && name !== 'KafkaJSNumberOfRetriesExceeded') return true;
   }
-  // The schema registry's HTTP client: server errors and throttling come and go.
+  // The schema registry's HTTP client: server errors and throttling come and go, and so do the races of a subject's
+  // first registration (Apicurio answers 409 "a rule named COMPATIBILITY already exists" to the loser, and reports
+  // compatibility NONE until the global rule applies): registering again succeeds.
   if (name === 'ResponseError' && typeof error.status === 'number') {
-    if (error.status >= 500 || error.status === 408 || error.status === 429) return true;
+    if (error.status >= 500 || error.status === 408 || error.status === 429 || error.status === 409) return true;
   }
+  if (name === 'ConfluentSchemaRegistryCompatibilityError') return true;
   // Object storage (the AWS SDK marks what it would retry itself).
   if (error.$retryable || (typeof error.$metadata === 'object' && ((error.$metadata as { httpStatusCode?: number }).httpStatusCode ?? 0) >= 500)) {
     return true;

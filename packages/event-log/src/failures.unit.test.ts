@@ -34,6 +34,9 @@ describe('telling transient failures from permanent ones', () => {
       // The registry's HTTP client reports a refused connection as a 400 carrying the socket error's message.
       Object.assign(new Error('folio - connect ECONNREFUSED 127.0.0.1:18081'), { name: 'ResponseError', status: 400 }),
       Object.assign(new Error('folio - Error, status 503'), { name: 'ResponseError', status: 503 }),
+      // Two processes registering a new subject at once (seen in the test suite): the loser's answer.
+      Object.assign(new Error("folio - A rule named 'COMPATIBILITY' already exists."), { name: 'ResponseError', status: 409 }),
+      Object.assign(new Error('Compatibility does not match the configuration (BACKWARD != NONE)'), { name: 'ConfluentSchemaRegistryCompatibilityError' }),
       Object.assign(new Error('Service Unavailable'), { name: 'ServiceUnavailable', $metadata: { httpStatusCode: 503 } }),
     ];
     for (const error of transient) expect(classifyFailure(error), `${error.name}: ${error.message}`).toBe('transient');
