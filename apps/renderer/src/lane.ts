@@ -1,7 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import type { Sql } from '@folio/db';
 import type { EventCodec, Lane } from '@folio/events';
-import { ConsumerStoppedError, consumerConfig, settle, type EventPublisher, type RetryContext } from '@folio/event-log';
+import { ConsumerStoppedError, consumerConfig, keepConsuming, settle, type EventPublisher, type RetryContext } from '@folio/event-log';
 import type { Logger } from '@folio/logging';
 import { parkAndFailJob } from '@folio/parked-events';
 import { renderJob, type RenderContext } from './render-job.ts';
@@ -39,7 +39,7 @@ export async function startLane(options: {
   const consumer = kafka.consumer(consumerConfig(options.groupId, options.sessionTimeoutMs));
   await consumer.connect();
   await consumer.subscribe({ topics: [options.topic], fromBeginning: true });
-  await consumer.run({
+  return keepConsuming(consumer, logger, options.groupId, {
     partitionsConsumedConcurrently: options.concurrency,
     eachBatchAutoResolve: false,
     // Offsets of finished jobs are committed at most twice a second (and on every rebalance and stop), not after
@@ -92,5 +92,4 @@ export async function startLane(options: {
       }
     },
   });
-  return { stop: () => consumer.disconnect() };
 }

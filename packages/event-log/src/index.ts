@@ -4,3 +4,4 @@ export * from './publisher.ts';
 export * from './failures.ts';
 export * from './read-at.ts';
 export * from './lag.ts';
+export * from './keep-consuming.ts';

@@ -4,6 +4,7 @@ import { allTopics, type EventCodec, type Topics } from '@folio/events';
 import {
   ConsumerStoppedError,
   consumerConfig,
+  keepConsuming,
   retryTransient,
   settle,
   type EventPublisher,
@@ -62,7 +63,7 @@ export async function startProjection(options: ProjectionOptions): Promise<Runni
   const consumer = kafka.consumer(consumerConfig(groupId, options.sessionTimeoutMs ?? 30000));
   await consumer.connect();
   await consumer.subscribe({ topics: allTopics(topics), fromBeginning: true });
-  await consumer.run({
+  const running = await keepConsuming(consumer, logger, groupId, {
     eachBatchAutoResolve: false,
     // Postgres checkpoints are the truth; Kafka's committed offsets only save re-reading on a restart, so they are
     // committed at most twice a second rather than after every batch.
@@ -102,7 +103,7 @@ export async function startProjection(options: ProjectionOptions): Promise<Runni
   return {
     consumer,
     async stop() {
-      await consumer.disconnect();
+      await running.stop();
       await lock`select pg_advisory_unlock_shared(${PROJECTION_LOCK})`.catch(() => {});
       lock.release();
     },
