@@ -1,9 +1,11 @@
+import type { Sql } from '@folio/db';
 import { jobQueued, newJobId, type JobInput, type JobQueued } from '@folio/events';
 import type { EventPublisher } from '@folio/event-log';
 import { claimCheck, type BlobStore } from '@folio/storage';
 import type { ConvertRequest } from '../routes/convert-params.ts';
 
 export interface SubmitContext {
+  sql: Sql;
   publisher: EventPublisher;
   store: BlobStore;
   claimCheckBytes: number;

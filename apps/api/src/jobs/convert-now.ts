@@ -1,0 +1,45 @@
+import { jobFailed, newJobId, renderTimeoutError } from '@folio/events';
+import { loadJob } from '@folio/job-view';
+import type { JobRow } from '@folio/projections';
+import { ApiError } from '../errors.ts';
+import type { ConvertRequest } from '../routes/convert-params.ts';
+import { queueJob, type SubmitContext } from './submit.ts';
+import type { JobWatch } from './watch.ts';
+
+export interface ConvertNowContext {
+  submit: SubmitContext;
+  watch: JobWatch;
+  syncTimeoutMs: number;
+}
+
+/** How long the API waits, after recording a timeout, to learn which terminal event the log kept. */
+const SETTLE_MS = 5000;
+
+/**
+ * A synchronous conversion: a job like any other (so it is in the log, the history and the meter), whose caller waits
+ * for its final state up to the synchronous ceiling. Shared by /v2/convert and the legacy endpoints. Returns the
+ * final job row; a job still unfinished at the ceiling is recorded as render_timeout and answered as such, unless the
+ * renderer's success reached the log first (the first terminal event wins, invariant 2).
+ */
+export async function convertNow(ctx: ConvertNowContext, convert: ConvertRequest, meta: { keyId: string; requestId: string }): Promise<JobRow> {
+  // Register the wait before the job can possibly finish, then queue it.
+  const jobId = newJobId();
+  const waiting = ctx.watch.waitForFinal(jobId, ctx.syncTimeoutMs);
+  try {
+    await queueJob(ctx.submit, convert, { ...meta, jobId });
+  } catch (error) {
+    waiting.cancel();
+    throw error;
+  }
+  let status = await waiting.promise;
+  if (status === null) {
+    const settled = ctx.watch.waitForFinal(jobId, SETTLE_MS);
+    const timeout = renderTimeoutError(ctx.syncTimeoutMs);
+    await ctx.submit.publisher.publish(jobFailed(jobId, null, 'api', timeout));
+    status = await settled.promise;
+    if (status === null) throw new ApiError('render_timeout', timeout.message);
+  }
+  const row = await loadJob(ctx.submit.sql, jobId, meta.keyId);
+  if (!row) throw new ApiError('render_failed', 'the job finished but could not be read back');
+  return row;
+}
