@@ -142,7 +142,12 @@ describe('every input to every output through POST /v2/convert', () => {
 
   it('embeds an image from an allowed host in the pdf and the docx, and never reaches a private address', async () => {
     const url = `${origin}/2024/06/photo-story`;
-    const pdf = await convert({ url, output: 'pdf', header_image_url: `${canaryOrigin}/header.png`, css_url: `${canaryOrigin}/style.css` });
+    // A stylesheet or header image on a private network is refused at the door, naming the parameter…
+    const privateExtras = await convert({ url, output: 'pdf', header_image_url: `${canaryOrigin}/header.png`, css_url: `${canaryOrigin}/style.css` });
+    expect(privateExtras.status).toBe(400);
+    expect(privateExtras.body.error.errors.map((e: { parameter: string }) => e.parameter)).toEqual(['css_url', 'header_image_url']);
+    // …and what the page itself references on one is never fetched while printing.
+    const pdf = await convert({ url, output: 'pdf' });
     expect(pdf.status).toBe(200);
     const pdfBytes = Buffer.from(await (await fetch(pdf.body.file_url)).arrayBuffer());
     expect(await pdfImages(pdfBytes)).toContainEqual({ width: 240, height: 160 });
@@ -165,8 +170,10 @@ describe('every input to every output through POST /v2/convert', () => {
     expect(missing.body.error).toMatchObject({ code: 'fetch_failed', retryable: true });
     const empty = await convert({ url: `${origin}/empty-story`, output: 'text' });
     expect(empty.body.error).toMatchObject({ code: 'parse_failed', retryable: false });
+    // A private page address is refused at the door, before any job or connection, naming the parameter.
     const privateHost = await convert({ url: 'http://127.0.0.2:9/story/1', output: 'text' });
-    expect(privateHost.body.error).toMatchObject({ code: 'fetch_failed' });
+    expect(privateHost.status).toBe(400);
+    expect(privateHost.body.error).toMatchObject({ code: 'invalid_parameters', retryable: false, errors: [{ parameter: 'url' }] });
     const scheme = await convert({ url: 'ftp://example.com/story', output: 'text' });
     expect(scheme.status).toBe(400);
   });

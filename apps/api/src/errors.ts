@@ -1,43 +1,10 @@
+import { ERROR_CODES, isErrorCode, type ErrorCode } from '@folio/events';
+
 /**
  * Errors as values: every failure the API answers with is an ApiError carrying the interface's code, and one
  * mapping (`statusOf`, the error handler in app.ts) turns it into a response. Clients branch on `code`.
  */
-export type ErrorCode =
-  | 'invalid_parameters'
-  | 'api_key_required'
-  | 'invalid_api_key'
-  | 'subscription_inactive'
-  | 'limit_exceeded'
-  | 'quota_exceeded'
-  | 'rate_limited'
-  | 'fetch_failed'
-  | 'parse_failed'
-  | 'render_timeout'
-  | 'render_failed'
-  | 'html_too_large'
-  | 'homepage_url'
-  | 'content_blocked'
-  | 'job_not_found';
-
-const STATUS: Record<ErrorCode, number> = {
-  invalid_parameters: 400,
-  api_key_required: 401,
-  invalid_api_key: 401,
-  subscription_inactive: 401,
-  limit_exceeded: 401,
-  quota_exceeded: 402,
-  rate_limited: 429,
-  fetch_failed: 422,
-  parse_failed: 422,
-  render_timeout: 422,
-  render_failed: 422,
-  html_too_large: 413,
-  homepage_url: 422,
-  content_blocked: 422,
-  job_not_found: 404,
-};
-
-const RETRYABLE = new Set<ErrorCode>(['rate_limited', 'fetch_failed', 'render_timeout', 'render_failed']);
+export type { ErrorCode };
 
 export interface ParameterProblem {
   parameter: string;
@@ -58,15 +25,15 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { errors?: ParameterProblem[]; status?: number } = {},
+    readonly extra: { errors?: ParameterProblem[]; status?: number; upgradeUrl?: string } = {},
   ) {
     super(message);
     this.name = 'ApiError';
-    this.retryable = RETRYABLE.has(code);
+    this.retryable = ERROR_CODES[code].retryable;
   }
 
   get status(): number {
-    return this.extra.status ?? STATUS[this.code];
+    return this.extra.status ?? ERROR_CODES[this.code].statuses[0];
   }
 
   body(): ErrorBody {
@@ -75,7 +42,13 @@ export class ApiError extends Error {
       message: this.message,
       retryable: this.retryable,
       ...(this.extra.errors ? { errors: this.extra.errors } : {}),
+      ...(this.extra.upgradeUrl ? { upgrade_url: this.extra.upgradeUrl } : {}),
     };
+  }
+
+  /** invalid_parameters naming every offending parameter. */
+  static invalidAll(problems: ParameterProblem[], status = 400): ApiError {
+    return new ApiError('invalid_parameters', problems.map((p) => `${p.parameter}: ${p.message}`).join('; '), { errors: problems, status });
   }
 
   static invalid(parameter: string, message: string, status = 400): ApiError {
@@ -83,6 +56,7 @@ export class ApiError extends Error {
   }
 }
 
+/** The usual status of a code (a job's error in a synchronous answer). */
 export function statusOf(code: string): number {
-  return STATUS[code as ErrorCode] ?? 422;
+  return isErrorCode(code) ? ERROR_CODES[code].statuses[0] : 422;
 }

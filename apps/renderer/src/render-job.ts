@@ -2,6 +2,7 @@ import { ConversionError, print, type ConversionPool } from '@folio/conversion';
 import type { PdfRenderer } from '@folio/pdf';
 import type { Sql } from '@folio/db';
 import {
+  jobError,
   jobFailed,
   renderTimeoutError,
   jobProcessing,
@@ -200,6 +201,6 @@ function contentTypeOf(output: 'html' | 'text' | 'markdown' | 'json'): string {
 }
 
 function errorOf(error: ConversionError): JobError {
-  return { code: error.code, message: error.message, retryable: error.retryable };
+  return jobError(error.code, error.message);
 }
 

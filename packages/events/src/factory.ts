@@ -1,3 +1,4 @@
+import { jobError } from './errors.ts';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import type { JobError, JobFailed, JobProcessing, JobQueued, JobResult, JobSucceeded } from './types.ts';
 
@@ -50,7 +51,7 @@ export function jobSucceeded(
 
 /** The error of a synchronous job that did not finish within `ms`, whoever records it (the API or the renderer). */
 export function renderTimeoutError(ms: number): JobError {
-  return { code: 'render_timeout', message: `conversion did not finish within ${ms / 1000} seconds`, retryable: true };
+  return jobError('render_timeout', `conversion did not finish within ${ms / 1000} seconds`);
 }
 
 export function jobFailed(

@@ -6,3 +6,4 @@ export * from './codec.ts';
 export * from './factory.ts';
 export * from './text.ts';
 export * from './groups.ts';
+export * from './errors.ts';

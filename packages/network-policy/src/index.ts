@@ -76,6 +76,20 @@ export class NetworkPolicy {
     return family !== 0 && this.ranges.check(address, family === 4 ? 'ipv4' : 'ipv6');
   }
 
+  /**
+   * Whether a host is known to be refused: it resolves, and one of its addresses is not allowed. A name that does not
+   * resolve now is not known to be refused (DNS failures come and go; fetching it later reports fetch_failed).
+   */
+  async refusesHost(host: string): Promise<boolean> {
+    const name = host.replace(/^\[|\]$/g, '');
+    try {
+      const addresses = isIP(name) ? [{ address: name }] : await lookup(name, { all: true, verbatim: true });
+      return addresses.some((a) => !this.allows(name, a.address));
+    } catch {
+      return false;
+    }
+  }
+
   /** Resolves a host and says whether every address it resolves to is allowed. */
   async allowsHost(host: string): Promise<boolean> {
     const name = host.replace(/^\[|\]$/g, '');

@@ -101,7 +101,7 @@ export class PageFetcher {
     let url = parseHttpUrl(address);
     for (let hop = 0; ; hop++) {
       if (!literalAllowed(this.options.policy, url.hostname)) {
-        throw new PageFetchError('fetch_failed', `${url.host} is a private or internal address`, false);
+        throw new PageFetchError('invalid_parameters', `url: ${url.host} is a private or internal address`, false);
       }
       let response;
       try {
@@ -117,7 +117,7 @@ export class PageFetcher {
       const { statusCode, headers, body } = response;
       if (statusCode >= 300 && statusCode < 400 && headers.location) {
         await body.dump().catch(() => {});
-        if (hop >= this.maxRedirects) throw new PageFetchError('fetch_failed', `more than ${this.maxRedirects} redirects`, false);
+        if (hop >= this.maxRedirects) throw new PageFetchError('fetch_failed', `more than ${this.maxRedirects} redirects`, true);
         url = parseHttpUrl(new URL(String(headers.location), url).href);
         continue;
       }
@@ -182,7 +182,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 function failure(error: unknown, url: URL, timeoutMs: number): PageFetchError {
   const cause = (error as { cause?: unknown }).cause ?? error;
   if (cause instanceof BlockedAddressError || (error as Error).message?.includes('private or internal')) {
-    return new PageFetchError('fetch_failed', `${url.host} resolves to a private or internal address`, false);
+    return new PageFetchError('invalid_parameters', `url: ${url.host} resolves to a private or internal address`, false);
   }
   const name = (error as Error).name;
   if (name === 'TimeoutError' || name === 'AbortError') {

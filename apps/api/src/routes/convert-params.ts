@@ -87,7 +87,7 @@ export function interpret(params: ConvertParams): ConvertRequest {
   if (params.webhook_url !== undefined && !isAsync) problem('webhook_url', 'only allowed with async');
 
   if (problems.length > 0) {
-    throw new ApiError('invalid_parameters', problems.map((p) => `${p.parameter}: ${p.message}`).join('; '), { errors: problems });
+    throw ApiError.invalidAll(problems);
   }
   return {
     input: inputs[0]!,
