@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
@@ -34,11 +34,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: 1024 * 1024,
     querystringParser: parseUrlEncoded,
-    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
+    // Requests fastify refuses before routing (a malformed URL, a bad content type) answer the interface error too.
+    frameworkErrors: (error, request, reply) => {
+      const apiError = toApiError(error as FastifyError);
+      void (reply as FastifyReply).header('x-request-id', request.id).code(apiError.status).send({ status: 'failed', error: apiError.body() });
+    },
+    ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: true } },
   }).withTypeProvider();
 
+  // Every answer carries the request id, errors included: set first thing, and again on the way out for answers
+  // made before any hook ran (a malformed URL, a body the parser refused).
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
   });
 
   await app.register(formbody, { bodyLimit: 64 * 1024 * 1024, parser: parseUrlEncoded });
@@ -75,7 +85,7 @@ function toApiError(error: FastifyError | ApiError): ApiError {
       message: v.message ?? 'invalid',
     }));
     const status = error.validationContext === 'params' ? 422 : 400;
-    return new ApiError('invalid_parameters', problems.map((p) => `${p.parameter}: ${p.message}`).join('; '), { errors: problems, status });
+    return ApiError.invalidAll(problems, status);
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
     return new ApiError('html_too_large', 'the request body is too large (html is limited to 50,000,000 characters)');

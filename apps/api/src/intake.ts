@@ -6,10 +6,15 @@ import { wellFormedValue } from '@folio/events';
  * string), before any schema sees it: Folio's one rule for text (`wellFormedText`): U+0000 and lone surrogates
  * become U+FFFD. Invalid UTF-8 becomes U+FFFD too, by the decoders. So nothing a user sends can fail further down
  * (Postgres refuses NUL and lone surrogates, UTF-8 cannot carry the latter), and it means the same however it came.
+ * Then booleans sent as text (forms, query strings) become booleans; nothing else is coerced.
  */
 export async function wellFormedParameters(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  if (request.body !== undefined && request.body !== null) request.body = wellFormedValue(request.body);
-  if (request.query) (request as { query: unknown }).query = wellFormedValue(request.query);
+  const schema = request.routeOptions.schema as { body?: SchemaLike; querystring?: SchemaLike } | undefined;
+  if (request.body !== undefined && request.body !== null) {
+    request.body = wellFormedValue(request.body);
+    if (isTextEncoded(request.headers['content-type'])) request.body = booleansFromText(request.body, schema?.body);
+  }
+  if (request.query) (request as { query: unknown }).query = booleansFromText(wellFormedValue(request.query), schema?.querystring);
 }
 
 /**
@@ -25,4 +30,30 @@ export function parseUrlEncoded(text: string): Record<string, string | string[]>
     params[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   return params;
+}
+
+type SchemaLike = { type?: unknown; properties?: Record<string, SchemaLike> } | undefined;
+
+/**
+ * Forms and query strings carry only text, so there a boolean parameter arrives as `true` or `false`; JSON carries
+ * real booleans and must send them so. Nothing else is converted: the schemas check types strictly (a null, an array
+ * or a number where a string belongs is refused by name, never coerced into something that converts).
+ */
+export function booleansFromText(params: unknown, schema: SchemaLike): unknown {
+  if (!schema?.properties || params === null || typeof params !== 'object' || Array.isArray(params)) return params;
+  const out: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+  for (const [name, property] of Object.entries(schema.properties)) {
+    const value = out[name];
+    if (property?.type === 'boolean' && typeof value === 'string') {
+      const text = value.trim().toLowerCase();
+      if (text === 'true') out[name] = true;
+      else if (text === 'false') out[name] = false;
+    }
+  }
+  return out;
+}
+
+/** Whether a body was sent as text fields (a form or multipart) rather than JSON. */
+export function isTextEncoded(contentType: string | undefined): boolean {
+  return /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(contentType ?? '');
 }
