@@ -153,8 +153,9 @@ export class Stack {
     }
   }
 
-  async createKey(plan: Plan = 'free'): Promise<string> {
-    return (await createKey(this.database.db, plan)).key;
+  /** A new API key; `documentLimit` is the key's own limit (`folio keys create --limit N`). */
+  async createKey(plan: Plan = 'free', documentLimit: number | null = null): Promise<string> {
+    return (await createKey(this.database.db, plan, documentLimit)).key;
   }
 
   async request(

@@ -24,7 +24,7 @@ await runService('api', async ({ config, logger }) => {
   const app = await buildApp({
     logger,
     db: database.db,
-    submit: { sql: database.sql, publisher, store, claimCheckBytes: config.claimCheckBytes, jobTtlSeconds: config.jobTtlSeconds },
+    submit: { sql: database.sql, upgradeUrl: config.upgradeUrl, publisher, store, claimCheckBytes: config.claimCheckBytes, jobTtlSeconds: config.jobTtlSeconds },
     view: { sql: database.sql, store },
     watch,
     network: new NetworkPolicy(config.allowPrivateHosts),

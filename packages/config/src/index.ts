@@ -31,6 +31,8 @@ export interface Config {
       };
 
   allowPrivateHosts: string[];
+  /** Where quota_exceeded sends a free key that has used its month (`upgrade_url`). */
+  upgradeUrl: string;
   syncTimeoutMs: number;
   jobTtlSeconds: number;
   fileTtlSeconds: number;
@@ -109,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
           },
 
     allowPrivateHosts: read.list('FOLIO_ALLOW_PRIVATE_HOSTS', []),
+    upgradeUrl: read.url('FOLIO_UPGRADE_URL', `${read.url('FOLIO_PUBLIC_URL', `http://127.0.0.1:${port}`).replace(/\/+$/, '')}/docs#plans`),
     syncTimeoutMs: read.seconds('FOLIO_SYNC_TIMEOUT', 27),
     jobTtlSeconds: read.integer('FOLIO_JOB_TTL', 172800, { min: 1 }),
     fileTtlSeconds: read.integer('FOLIO_FILE_TTL', 172800, { min: 1, max: 604800 }),

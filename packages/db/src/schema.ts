@@ -130,3 +130,37 @@ export const renderAttempts = pgTable('render_attempts', {
   worker: text('worker').notNull(),
   startedAt: tz('started_at').notNull(),
 });
+
+/**
+ * The meter: one row per successful document, keyed by job id so that redelivery, replay and crashes never count a
+ * job twice (invariant 3). `ordinal` is the document's number within its key's month (1, 2, 3…), given under a
+ * per-key lock when the success is projected, so concurrent successes of one key each report their own exact count.
+ * Not emptied by a rebuild: a count once told to a user is not renumbered (a rebuild re-derives only missing rows).
+ */
+export const usage = pgTable(
+  'usage',
+  {
+    jobId: uuid('job_id').primaryKey(),
+    keyId: uuid('key_id').notNull(),
+    /** The calendar month (UTC) of the success, `YYYY-MM`. */
+    period: text('period').notNull(),
+    ordinal: integer('ordinal').notNull(),
+    countedAt: tz('counted_at').notNull(),
+  },
+  (t) => [unique('usage_key_period_ordinal').on(t.keyId, t.period, t.ordinal), index('usage_key_idx').on(t.keyId)],
+);
+
+/**
+ * Documents promised at admission and not yet settled: a capped key's request reserves one before its job is queued,
+ * so concurrent requests can never take it past its cap (invariant 4). The projector turns a reservation into usage
+ * when the job succeeds and drops it when the job fails; one that outlives its job's readability no longer counts.
+ */
+export const quotaReservations = pgTable(
+  'quota_reservations',
+  {
+    jobId: uuid('job_id').primaryKey(),
+    keyId: uuid('key_id').notNull(),
+    expiresAt: tz('expires_at').notNull(),
+  },
+  (t) => [index('quota_reservations_key_idx').on(t.keyId)],
+);

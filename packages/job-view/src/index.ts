@@ -1,6 +1,7 @@
 import type { Sql } from '@folio/db';
-import type { ArticleMeta, JobError, JobResult } from '@folio/events';
+import { jobError, type ArticleMeta, type JobError, type JobResult } from '@folio/events';
 import { INCLUDED_DOCUMENTS, type Plan } from '@folio/keys';
+import { ordinalOf } from '@folio/metering';
 import type { JobRow, JobStatus } from '@folio/projections';
 import { redeem, type BlobStore } from '@folio/storage';
 
@@ -42,7 +43,8 @@ export async function renderJob(ctx: ViewContext, row: JobRow, plan: Plan): Prom
   const body: JobBody = { status: row.status, job_id: row.job_id, created_at: iso(row.created_at)! };
   if (row.finished_at) body.finished_at = iso(row.finished_at)!;
   if (row.status === 'succeeded' && row.result) body.result = await renderResult(ctx, row, row.result, plan);
-  if (row.status === 'failed' && row.error) body.error = row.error;
+  // retryable follows the interface's table, also for errors recorded before the table was enforced.
+  if (row.status === 'failed' && row.error) body.error = jobError(row.error.code, row.error.message);
   return body;
 }
 
@@ -70,16 +72,12 @@ export async function renderResult(ctx: ViewContext, row: JobRow, result: JobRes
 }
 
 /**
- * Documents this key had used in the job's month when the job finished, counting it: derived from the log's own
- * timestamps, so it reads the same today, tomorrow and after a rebuild.
+ * Documents this key had used in the job's month when it succeeded, counting it: the number the meter gave the job
+ * when its success was projected, so it reads the same today, tomorrow and after a rebuild.
  */
 async function usageAt(sql: Sql, row: JobRow, plan: Plan): Promise<Usage> {
-  const [{ used }] = (await sql`
-    select count(*)::int as used from jobs
-    where key_id = ${row.key_id} and status = 'succeeded'
-      and finished_at >= date_trunc('month', ${row.finished_at}::timestamptz at time zone 'UTC') at time zone 'UTC'
-      and (finished_at, job_id) <= (${row.finished_at}::timestamptz, ${row.job_id}::uuid)`) as unknown as [{ used: number }];
-  return { used_this_period: used, included: INCLUDED_DOCUMENTS[plan], plan };
+  const ordinal = await ordinalOf(sql, row.job_id);
+  return { used_this_period: ordinal ?? 0, included: INCLUDED_DOCUMENTS[plan], plan };
 }
 
 /** Optional fields are left out rather than sent as null. */

@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import type { Sql } from '@folio/db';
 import { wellFormedValue, type JobEvent } from '@folio/events';
+import { settleUsage } from '@folio/metering';
 import { emptyJob, evolve, type JobRow } from './job.ts';
 
 /** One event with where it sits in the log. */
@@ -91,6 +92,8 @@ export async function applyBatch(
         updated.length > 0 && saveJobs(tx, updated),
         history.length > 0 && tx`insert into job_history ${tx(history)}`,
         saveCheckpoint(tx, topic, partition, nextOffset),
+        // The meter settles with the rows, before the notification can be acted on (a sync answer reports usage).
+        settleUsage(tx, [...changed].map((id) => jobs.get(id)!)),
         announce.length > 0 && tx`select pg_notify(${JOB_CHANNEL}, payload) from unnest(${announce}::text[]) as payload`,
       ]);
       return history.length;

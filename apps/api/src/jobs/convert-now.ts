@@ -1,5 +1,6 @@
 import { jobFailed, newJobId, renderTimeoutError } from '@folio/events';
 import { loadJob } from '@folio/job-view';
+import type { ApiKey } from '@folio/keys';
 import type { JobRow } from '@folio/projections';
 import { ApiError } from '../errors.ts';
 import type { ConvertRequest } from '../routes/convert-params.ts';
@@ -21,7 +22,7 @@ const SETTLE_MS = 5000;
  * final job row; a job still unfinished at the ceiling is recorded as render_timeout and answered as such, unless the
  * renderer's success reached the log first (the first terminal event wins, invariant 2).
  */
-export async function convertNow(ctx: ConvertNowContext, convert: ConvertRequest, meta: { keyId: string; requestId: string }): Promise<JobRow> {
+export async function convertNow(ctx: ConvertNowContext, convert: ConvertRequest, meta: { key: Pick<ApiKey, 'id' | 'plan' | 'documentLimit'>; requestId: string }): Promise<JobRow> {
   // Register the wait before the job can possibly finish, then queue it.
   const jobId = newJobId();
   const waiting = ctx.watch.waitForFinal(jobId, ctx.syncTimeoutMs);
@@ -39,7 +40,7 @@ export async function convertNow(ctx: ConvertNowContext, convert: ConvertRequest
     status = await settled.promise;
     if (status === null) throw new ApiError('render_timeout', timeout.message);
   }
-  const row = await loadJob(ctx.submit.sql, jobId, meta.keyId);
+  const row = await loadJob(ctx.submit.sql, jobId, meta.key.id);
   if (!row) throw new ApiError('render_failed', 'the job finished but could not be read back');
   return row;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { jobError } from '@folio/events';
 import { renderResult, type ViewContext } from '@folio/job-view';
 import type { NetworkPolicy } from '@folio/network-policy';
 import { statusOf } from '../errors.ts';
@@ -27,7 +28,7 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
     const key = request.apiKey!;
 
     if (convert.async) {
-      const event = await queueJob(options.submit, convert, { keyId: key.id, requestId: request.id });
+      const event = await queueJob(options.submit, convert, { key, requestId: request.id });
       const statusUrl = `${options.publicUrl}/v2/jobs/${event.job_id}`;
       return reply
         .code(202)
@@ -35,9 +36,9 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
         .send({ status: 'queued', job_id: event.job_id, status_url: statusUrl, expires_at: event.expires_at });
     }
 
-    const row = await convertNow(options, convert, { keyId: key.id, requestId: request.id });
+    const row = await convertNow(options, convert, { key, requestId: request.id });
     if (row.status === 'succeeded' && row.result) return reply.send(await renderResult(options.view, row, row.result, key.plan));
-    const error = row.error ?? { code: 'render_failed', message: 'conversion failed', retryable: true };
+    const error = jobError(row.error?.code ?? 'render_failed', row.error?.message ?? 'conversion failed');
     return reply.code(statusOf(error.code)).send({ status: 'failed', error });
   };
 

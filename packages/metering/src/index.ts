@@ -1,0 +1,3 @@
+export * from './period.ts';
+export * from './reserve.ts';
+export * from './count.ts';
