@@ -164,3 +164,22 @@ export const quotaReservations = pgTable(
   },
   (t) => [index('quota_reservations_key_idx').on(t.keyId)],
 );
+
+/**
+ * Idempotent intake (`Idempotency-Key` on POST /v2/convert, as Stripe accepts it): the first request under a key
+ * claims it for its job; a retry with the same parameters within 24 hours gets that job's outcome instead of a new
+ * conversion, and one with different parameters is refused. API state, not a read model.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    keyId: uuid('key_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** SHA-256 of the request's parameters as interpreted (so the same request in another encoding matches). */
+    requestHash: text('request_hash').notNull(),
+    jobId: uuid('job_id').notNull(),
+    async: boolean('async').notNull(),
+    createdAt: tz('created_at').notNull().default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.idempotencyKey] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);

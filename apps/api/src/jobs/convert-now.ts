@@ -22,9 +22,13 @@ const SETTLE_MS = 5000;
  * final job row; a job still unfinished at the ceiling is recorded as render_timeout and answered as such, unless the
  * renderer's success reached the log first (the first terminal event wins, invariant 2).
  */
-export async function convertNow(ctx: ConvertNowContext, convert: ConvertRequest, meta: { key: Pick<ApiKey, 'id' | 'plan' | 'documentLimit'>; requestId: string }): Promise<JobRow> {
+export async function convertNow(
+  ctx: ConvertNowContext,
+  convert: ConvertRequest,
+  meta: { key: Pick<ApiKey, 'id' | 'plan' | 'documentLimit'>; requestId: string; jobId?: string },
+): Promise<JobRow> {
   // Register the wait before the job can possibly finish, then queue it.
-  const jobId = newJobId();
+  const jobId = meta.jobId ?? newJobId();
   const waiting = ctx.watch.waitForFinal(jobId, ctx.syncTimeoutMs);
   try {
     await queueJob(ctx.submit, convert, { ...meta, jobId });
@@ -32,7 +36,19 @@ export async function convertNow(ctx: ConvertNowContext, convert: ConvertRequest
     waiting.cancel();
     throw error;
   }
-  let status = await waiting.promise;
+  return settleSync(ctx, jobId, meta.key.id, await waiting.promise);
+}
+
+/**
+ * A synchronous request that repeats an earlier one (same Idempotency-Key and parameters): it gets that job's outcome,
+ * waiting for it as the first request did if it is still running.
+ */
+export async function awaitConversion(ctx: ConvertNowContext, jobId: string, keyId: string): Promise<JobRow> {
+  return settleSync(ctx, jobId, keyId, await ctx.watch.waitForFinalOf(jobId, ctx.syncTimeoutMs));
+}
+
+async function settleSync(ctx: ConvertNowContext, jobId: string, keyId: string, finalStatus: string | null): Promise<JobRow> {
+  let status = finalStatus;
   if (status === null) {
     const settled = ctx.watch.waitForFinal(jobId, SETTLE_MS);
     const timeout = renderTimeoutError(ctx.syncTimeoutMs);
@@ -40,7 +56,7 @@ export async function convertNow(ctx: ConvertNowContext, convert: ConvertRequest
     status = await settled.promise;
     if (status === null) throw new ApiError('render_timeout', timeout.message);
   }
-  const row = await loadJob(ctx.submit.sql, jobId, meta.key.id);
+  const row = await loadJob(ctx.submit.sql, jobId, keyId);
   if (!row) throw new ApiError('render_failed', 'the job finished but could not be read back');
   return row;
 }

@@ -42,6 +42,17 @@ export class JobWatch {
     return this.wait(jobId, ms, true);
   }
 
+  /** Resolves with the final status of a job queued earlier (perhaps final already), or null when `ms` pass first. */
+  async waitForFinalOf(jobId: string, ms: number): Promise<string | null> {
+    const waiting = this.wait(jobId, ms, true);
+    const status = await this.currentStatus(jobId);
+    if (status && isFinal(status as JobStatus)) {
+      waiting.cancel();
+      return status;
+    }
+    return waiting.promise;
+  }
+
   /** Resolves when the job's row exists (its JobQueued is projected), or null when `ms` pass first. */
   async waitForRow(jobId: string, ms: number): Promise<boolean> {
     const waiting = this.wait(jobId, ms, false);

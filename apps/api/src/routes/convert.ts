@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { jobError } from '@folio/events';
-import { renderResult, type ViewContext } from '@folio/job-view';
+import { jobError, newJobId } from '@folio/events';
+import { loadJob, renderResult, type ViewContext } from '@folio/job-view';
+import type { Plan } from '@folio/keys';
+import type { JobRow } from '@folio/projections';
 import type { NetworkPolicy } from '@folio/network-policy';
-import { statusOf } from '../errors.ts';
+import { ApiError, statusOf } from '../errors.ts';
 import type { JobWatch } from '../jobs/watch.ts';
-import { convertNow } from '../jobs/convert-now.ts';
+import { awaitConversion, convertNow } from '../jobs/convert-now.ts';
+import { claimIdempotencyKey, releaseIdempotencyKey } from '../jobs/idempotency.ts';
 import { queueJob, type SubmitContext } from '../jobs/submit.ts';
 import { admitRequest } from '../jobs/admit.ts';
 import { ConvertParams, interpret } from './convert-params.ts';
@@ -26,18 +29,40 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
     const convert = interpret(params);
     await admitRequest(convert, options.network);
     const key = request.apiKey!;
+    const meta = { key, requestId: request.id };
 
-    if (convert.async) {
-      const event = await queueJob(options.submit, convert, { key, requestId: request.id });
-      const statusUrl = `${options.publicUrl}/v2/jobs/${event.job_id}`;
-      return reply
-        .code(202)
-        .header('location', statusUrl)
-        .send({ status: 'queued', job_id: event.job_id, status_url: statusUrl, expires_at: event.expires_at });
+    // A retry under the same Idempotency-Key gets the first request's job: nothing is converted or counted again.
+    const claim =
+      request.method === 'POST'
+        ? await claimIdempotencyKey(options.submit.sql, request.headers['idempotency-key'], { keyId: key.id, request: convert, jobId: newJobId() })
+        : null;
+    if (claim?.kind === 'replay') {
+      if (convert.async) return accepted(reply, await loadQueued(options, claim.jobId, key.id));
+      return answer(reply, await awaitConversion(options, claim.jobId, key.id), key.plan);
     }
 
-    const row = await convertNow(options, convert, { key, requestId: request.id });
-    if (row.status === 'succeeded' && row.result) return reply.send(await renderResult(options.view, row, row.result, key.plan));
+    try {
+      if (convert.async) {
+        const event = await queueJob(options.submit, convert, { ...meta, jobId: claim?.jobId });
+        return accepted(reply, { jobId: event.job_id, expiresAt: event.expires_at });
+      }
+      return answer(reply, await convertNow(options, convert, { ...meta, jobId: claim?.jobId }), key.plan);
+    } catch (error) {
+      // Refused before its job reached the log: the key is free for a retry that converts for real.
+      if (claim && !(error instanceof ApiError && error.code === 'render_timeout')) {
+        await releaseIdempotencyKey(options.submit.sql, key.id, claim.jobId).catch(() => {});
+      }
+      throw error;
+    }
+  };
+
+  const accepted = (reply: FastifyReply, job: { jobId: string; expiresAt: string }) => {
+    const statusUrl = `${options.publicUrl}/v2/jobs/${job.jobId}`;
+    return reply.code(202).header('location', statusUrl).send({ status: 'queued', job_id: job.jobId, status_url: statusUrl, expires_at: job.expiresAt });
+  };
+
+  const answer = async (reply: FastifyReply, row: JobRow, plan: Plan) => {
+    if (row.status === 'succeeded' && row.result) return reply.send(await renderResult(options.view, row, row.result, plan));
     const error = jobError(row.error?.code ?? 'render_failed', row.error?.message ?? 'conversion failed');
     return reply.code(statusOf(error.code)).send({ status: 'failed', error });
   };
@@ -49,4 +74,12 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
   typed.get('/v2/convert', { schema: { ...schema, querystring: ConvertParams } }, (request, reply) =>
     handler(request, reply, request.query),
   );
+}
+
+/** The accepted job an async retry refers to (its JobQueued may still be on its way to the read model). */
+async function loadQueued(options: ConvertRouteOptions, jobId: string, keyId: string): Promise<{ jobId: string; expiresAt: string }> {
+  let row = await loadJob(options.view.sql, jobId, keyId);
+  if (!row && (await options.watch.waitForRow(jobId, 10_000))) row = await loadJob(options.view.sql, jobId, keyId);
+  if (!row?.expires_at) throw new ApiError('render_failed', 'the job of this Idempotency-Key could not be read back; it is safe to retry');
+  return { jobId, expiresAt: new Date(row.expires_at).toISOString() };
 }
