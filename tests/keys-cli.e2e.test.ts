@@ -35,6 +35,19 @@ describe('the key CLI', () => {
     expect(refused.body.error.code).toBe('subscription_inactive');
   });
 
+  it('makes a key with its own limit: after that many successful documents it answers 401 limit_exceeded', async () => {
+    const { stdout } = await folio('keys', 'create', '--plan', 'paid', '--limit', '2');
+    const key = stdout.trim().split('\n').pop()!;
+    for (const n of [1, 2]) {
+      const ok = await stack.request('POST', '/v2/convert', { key, json: { markdown: `doc ${n}`, output: 'text' } });
+      expect(ok.status).toBe(200);
+      expect(ok.body.usage.used_this_period).toBe(n);
+    }
+    const over = await stack.request('POST', '/v2/convert', { key, json: { markdown: 'doc 3', output: 'text' } });
+    expect(over.status).toBe(401);
+    expect(over.body.error).toEqual({ code: 'limit_exceeded', message: expect.any(String), retryable: false });
+  });
+
   it('refuses a wrong plan with usage help', async () => {
     await expect(folio('keys', 'create', '--plan', 'gold')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--plan must be free or paid') });
   });
