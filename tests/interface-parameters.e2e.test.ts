@@ -40,6 +40,9 @@ describe('the parameters of /v2/convert', () => {
     expectInvalid(await json({ markdown: '# x', output: ['text'] }), 'output');
     expectInvalid(await json({ markdown: '# x', output: 'text', include_links: 1 }), 'include_links');
     expectInvalid(await json({ markdown: '# x', output: 'text', title: { a: 1 } }), 'title');
+    expectInvalid(await json(null), 'body');
+    expectInvalid(await json([{ markdown: '# x' }]), 'body');
+    expectInvalid(await json('markdown'), 'body');
     const [{ count }] = (await stack.sql`select count(*)::int from jobs`) as unknown as [{ count: number }];
     expect(count).toBe(0);
   });

@@ -80,8 +80,7 @@ function toApiError(error: FastifyError | ApiError): ApiError {
     const problems: ParameterProblem[] = error.validation.map((v) => ({
       parameter:
         (v.params as { missingProperty?: string }).missingProperty ??
-        v.instancePath.replace(/^\//, '').split('/')[0] ??
-        (error.validationContext ?? 'body'),
+        (v.instancePath.replace(/^\//, '').split('/')[0] || error.validationContext || 'body'),
       message: v.message ?? 'invalid',
     }));
     const status = error.validationContext === 'params' ? 422 : 400;
