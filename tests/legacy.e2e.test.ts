@@ -31,7 +31,8 @@ describe('legacy endpoints', () => {
     }));
     // 127.0.0.1 stands in for the public web; a port nobody listens on is a page that cannot be reached.
     closedOrigin = `http://127.0.0.1:${await freePort()}`;
-    stack = await Stack.start({ env: { FOLIO_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
+    // Files on local disk, whatever the environment says, so the API's own /files links serve the html and text.
+    stack = await Stack.start({ env: { FOLIO_ALLOW_PRIVATE_HOSTS: '127.0.0.1', S3_ENDPOINT: '', S3_BUCKET: '' } });
     key = await stack.createKey('paid');
   });
   afterAll(async () => {
@@ -75,9 +76,13 @@ describe('legacy endpoints', () => {
   const basic = (apiKey: string) => `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`;
 
   async function download(url: string): Promise<{ type: string; bytes: Buffer }> {
+    expect(url.startsWith(`${stack.url}/files/`)).toBe(true);
     const response = await fetch(url);
     expect(response.status).toBe(200);
-    return { type: response.headers.get('content-type') ?? '', bytes: Buffer.from(await response.arrayBuffer()) };
+    const type = response.headers.get('content-type') ?? '';
+    // Served from the API's origin: an html file is sandboxed there.
+    if (type.startsWith('text/html')) expect(response.headers.get('content-security-policy')).toBe('sandbox');
+    return { type, bytes: Buffer.from(await response.arrayBuffer()) };
   }
 
   const expectFailure = (answer: Answer, status: number, type: string, message?: RegExp) => {
