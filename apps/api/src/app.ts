@@ -12,6 +12,7 @@ import { convertRoutes, type ConvertRouteOptions } from './routes/convert.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes, type Check } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { legacyRoutes } from './routes/legacy.ts';
 
 export interface AppOptions extends ConvertRouteOptions {
   logger: Logger;
@@ -68,13 +69,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await authPlugin(app, { db: options.db });
   await app.register(healthRoutes, { checks: options.checks });
   await app.register(convertRoutes, options);
+  await app.register(legacyRoutes, options);
   await app.register(jobRoutes, { view: options.view, watch: options.watch });
   if (options.localFiles) await app.register(fileRoutes, { store: options.localFiles });
   return app;
 }
 
 /** Every failure becomes an ApiError: validation errors name their parameters; anything unexpected is render_failed. */
-function toApiError(error: FastifyError | ApiError): ApiError {
+export function toApiError(error: FastifyError | ApiError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
     const problems: ParameterProblem[] = error.validation.map((v) => ({

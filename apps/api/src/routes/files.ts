@@ -23,8 +23,11 @@ export async function fileRoutes(app: FastifyInstance, options: { store: LocalDi
       try {
         const bytes = await options.store.get(key);
         const extension = key.slice(key.lastIndexOf('.') + 1);
+        // An html result (legacy /v2/html/create) is served from the API's own origin: sandboxed, it can run nothing here.
+        if (extension === 'html') reply.header('content-security-policy', 'sandbox');
         return reply
           .header('content-type', TYPES[extension] ?? 'application/octet-stream')
+          .header('x-content-type-options', 'nosniff')
           .header('cache-control', 'private, max-age=3600')
           .send(bytes);
       } catch (error) {
