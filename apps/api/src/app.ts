@@ -8,6 +8,8 @@ import type { LocalDiskStore } from '@folio/storage';
 import { ApiError, type ParameterProblem } from './errors.ts';
 import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import type { RateLimiter } from './rate-limits/limiter.ts';
 import { convertRoutes, type ConvertRouteOptions } from './routes/convert.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes, type Check } from './routes/health.ts';
@@ -20,6 +22,10 @@ export interface AppOptions extends ConvertRouteOptions {
   checks: Record<string, Check>;
   /** Set when files live on local disk, so the API serves their signed links. */
   localFiles: LocalDiskStore | null;
+  /** Per-key request budgets, shared by every API process. */
+  limiter: RateLimiter;
+  /** FOLIO_RATE_LIMIT_SCALE: every budget multiplied by it. */
+  rateLimitScale: number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -67,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await authPlugin(app, { db: options.db });
+  await rateLimitPlugin(app, { limiter: options.limiter, scale: options.rateLimitScale });
   await app.register(healthRoutes, { checks: options.checks });
   await app.register(convertRoutes, options);
   await app.register(legacyRoutes, options);

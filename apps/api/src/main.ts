@@ -6,6 +6,7 @@ import { connectEventLog, prepareTopics, runService } from '@folio/service';
 import { createBlobStore, LocalDiskStore } from '@folio/storage';
 import { buildApp } from './app.ts';
 import { JobWatch } from './jobs/watch.ts';
+import { RateLimiter } from './rate-limits/limiter.ts';
 import { flowCheck } from './flow-check.ts';
 
 await runService('api', async ({ config, logger }) => {
@@ -19,6 +20,9 @@ await runService('api', async ({ config, logger }) => {
   const watch = new JobWatch(database.sql, logger);
   await watch.start();
 
+  const limiter = new RateLimiter(database.sql, logger);
+  limiter.start();
+
   const admin = log.kafka.admin();
   await admin.connect();
   const app = await buildApp({
@@ -30,6 +34,8 @@ await runService('api', async ({ config, logger }) => {
     network: new NetworkPolicy(config.allowPrivateHosts),
     publicUrl: config.publicUrl,
     syncTimeoutMs: config.syncTimeoutMs,
+    limiter,
+    rateLimitScale: config.rateLimitScale,
     localFiles: store instanceof LocalDiskStore ? store : null,
     checks: {
       postgres: async () => void (await database.sql`select 1`),
@@ -48,6 +54,7 @@ await runService('api', async ({ config, logger }) => {
   return {
     async stop() {
       await app.close();
+      await limiter.stop();
       await watch.stop();
       await Promise.allSettled([publisher.disconnect(), admin.disconnect()]);
       await database.close();

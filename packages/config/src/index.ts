@@ -33,6 +33,8 @@ export interface Config {
   allowPrivateHosts: string[];
   /** Where quota_exceeded sends a free key that has used its month (`upgrade_url`). */
   upgradeUrl: string;
+  /** Every per-key rate limit multiplied by this (1: the interface's limits). */
+  rateLimitScale: number;
   syncTimeoutMs: number;
   jobTtlSeconds: number;
   fileTtlSeconds: number;
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
 
     allowPrivateHosts: read.list('FOLIO_ALLOW_PRIVATE_HOSTS', []),
     upgradeUrl: read.url('FOLIO_UPGRADE_URL', `${read.url('FOLIO_PUBLIC_URL', `http://127.0.0.1:${port}`).replace(/\/+$/, '')}/docs#plans`),
+    rateLimitScale: read.number('FOLIO_RATE_LIMIT_SCALE', 1, { min: 0.001, max: 1_000_000 }),
     syncTimeoutMs: read.seconds('FOLIO_SYNC_TIMEOUT', 27),
     jobTtlSeconds: read.integer('FOLIO_JOB_TTL', 172800, { min: 1 }),
     fileTtlSeconds: read.integer('FOLIO_FILE_TTL', 172800, { min: 1, max: 604800 }),
@@ -181,6 +184,18 @@ class Reader {
     }
     if ((range.min !== undefined && n < range.min) || (range.max !== undefined && n > range.max)) {
       this.problems.push(`${name}: ${n} is outside ${range.min ?? '-∞'}..${range.max ?? '∞'}`);
+    }
+    return n;
+  }
+
+  /** A positive number, fractions allowed. */
+  number(name: string, fallback: number, range: { min: number; max: number }): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < range.min || n > range.max) {
+      this.problems.push(`${name}: "${raw}" is not a number in ${range.min}..${range.max}`);
+      return fallback;
     }
     return n;
   }

@@ -183,3 +183,18 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.keyId, t.idempotencyKey] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
+
+/**
+ * Request counts per key, budget and one-minute window, shared by every API process (each adds what it admitted
+ * since its last flush, a few times a second). Old windows are deleted as they pass.
+ */
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    keyId: uuid('key_id').notNull(),
+    bucket: text('bucket').notNull(),
+    windowStart: tz('window_start').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.bucket, t.windowStart] })],
+);

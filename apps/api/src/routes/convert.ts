@@ -68,10 +68,10 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
   };
 
   const schema = { tags: ['convert'], summary: 'Convert one input to one output' };
-  typed.post('/v2/convert', { schema: { ...schema, body: ConvertParams }, bodyLimit: 64 * 1024 * 1024 }, (request, reply) =>
+  typed.post('/v2/convert', { schema: { ...schema, body: ConvertParams }, bodyLimit: 64 * 1024 * 1024, config: { rateLimit: 'convert' } }, (request, reply) =>
     handler(request, reply, request.body),
   );
-  typed.get('/v2/convert', { schema: { ...schema, querystring: ConvertParams } }, (request, reply) =>
+  typed.get('/v2/convert', { schema: { ...schema, querystring: ConvertParams }, config: { rateLimit: 'convert' } }, (request, reply) =>
     handler(request, reply, request.query),
   );
 }

@@ -24,6 +24,7 @@ export async function jobRoutes(app: FastifyInstance, options: { view: ViewConte
         querystring: Type.Object({ api_key: Type.Optional(Type.String()) }),
       },
       attachValidation: true,
+      config: { rateLimit: 'poll' },
     },
     async (request, reply) => {
       if (request.validationError) throw ApiError.invalid('id', 'must be a job id (uuid)', 422);

@@ -16,7 +16,7 @@ import { LEGACY_OUTPUTS, LegacyParams, legacyRequest, type LegacyOutput, type Ou
  * 429 with X-RateLimit-* headers and an empty body. (Declared as a value, not a literal, so this file needs no type
  * of its own for that plugin's config.)
  */
-const LEGACY_CONFIG = { rateLimit: 'legacy' };
+const LEGACY_CONFIG = { rateLimit: 'legacy' as const };
 
 /**
  * POST and GET /v2/pdf/create, /v2/html/create and /v2/text/create: the older endpoints, kept as the interface
