@@ -16,6 +16,16 @@ const spawned = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
+/**
+ * What apps inherit from the test process: everything but the storage settings, so a stack uses S3 only when its
+ * test says so (a developer's shell that names the shared S3 does not turn every stack's storage into S3).
+ */
+function inherited(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) delete env[name];
+  return env;
+}
+
 export type AppName = 'api' | 'renderer' | 'projector' | 'dispatcher';
 
 export interface AppProcess {
@@ -105,7 +115,7 @@ export class Stack {
     const log = createWriteStream(logFile);
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, `apps/${name}/src/main.ts`)], {
       cwd: ROOT,
-      env: { ...process.env, ...this.env, ...env },
+      env: { ...inherited(), ...this.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     spawned.add(child);

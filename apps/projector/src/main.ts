@@ -4,6 +4,8 @@ import { consumerGroups } from '@folio/events';
 import { startProjection } from '@folio/projections';
 import { connectEventLog, prepareTopics, runService } from '@folio/service';
 import { reportFlow } from './report-flow.ts';
+import { sweepPeriodically } from '@folio/retention';
+import { createBlobStore } from '@folio/storage';
 
 await runService('projector', async ({ config, logger }) => {
   await migrateDatabase(config.databaseUrl);
@@ -23,10 +25,13 @@ await runService('projector', async ({ config, logger }) => {
     logger,
   });
   const report = reportFlow({ kafka: log.kafka, sql: database.sql, groups: consumerGroups(config.topicPrefix, log.topics), logger });
+  // Deleting what expired is one more thing done where the read models are kept; one process sweeps at a time.
+  const sweep = sweepPeriodically({ sql: database.sql, store: createBlobStore(config), fileTtlSeconds: config.fileTtlSeconds, logger }, config.sweepIntervalMs);
   logger.info('projector consuming');
   return {
     async stop() {
       report.stop();
+      sweep.stop();
       await projection.stop();
       await publisher.disconnect();
       await database.close();

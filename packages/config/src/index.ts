@@ -35,6 +35,8 @@ export interface Config {
   upgradeUrl: string;
   /** Every per-key rate limit multiplied by this (1: the interface's limits). */
   rateLimitScale: number;
+  /** How often expired jobs, files and claims are deleted. */
+  sweepIntervalMs: number;
   syncTimeoutMs: number;
   jobTtlSeconds: number;
   fileTtlSeconds: number;
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     syncTimeoutMs: read.seconds('FOLIO_SYNC_TIMEOUT', 27),
     jobTtlSeconds: read.integer('FOLIO_JOB_TTL', 172800, { min: 1 }),
     fileTtlSeconds: read.integer('FOLIO_FILE_TTL', 172800, { min: 1, max: 604800 }),
+    sweepIntervalMs: read.seconds('FOLIO_SWEEP_INTERVAL', 300),
     webhookRetryDelaysMs: read.list('FOLIO_WEBHOOK_RETRY_DELAYS', ['2', '10', '60']).map((s) => {
       const n = Number(s);
       if (!Number.isFinite(n) || n < 0) problems.push(`FOLIO_WEBHOOK_RETRY_DELAYS: "${s}" is not a number of seconds`);

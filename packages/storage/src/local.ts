@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile, access } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile, access } from 'node:fs/promises';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { assertSafeKey, BlobNotFoundError, type BlobStore, type FileLink, type StoredObject } from './store.ts';
@@ -38,6 +38,11 @@ export class LocalDiskStore implements BlobStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
       throw error;
     }
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    for (const key of keys) assertSafeKey(key);
+    await Promise.all(keys.map((key) => rm(join(this.dir, key), { force: true, recursive: true })));
   }
 
   async link(key: string, storedAt: Date): Promise<FileLink> {

@@ -23,6 +23,8 @@ export interface BlobStore {
    * twice (and its callback) shows byte-for-byte the same result.
    */
   link(key: string, storedAt: Date): Promise<FileLink>;
+  /** Deletes objects; keys that do not exist are skipped. */
+  delete(keys: string[]): Promise<void>;
   /** Throws when the store cannot be reached (readiness). */
   check(): Promise<void>;
 }
