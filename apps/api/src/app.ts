@@ -7,6 +7,7 @@ import type { Db } from '@folio/db';
 import type { LocalDiskStore } from '@folio/storage';
 import { ApiError, type ParameterProblem } from './errors.ts';
 import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
+import { LIMITS } from './routes/convert-params.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import type { RateLimiter } from './rate-limits/limiter.ts';
@@ -58,8 +59,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
   });
 
-  await app.register(formbody, { bodyLimit: 64 * 1024 * 1024, parser: parseUrlEncoded });
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fieldSize: 64 * 1024 * 1024, files: 0 } });
+  await app.register(formbody, { bodyLimit: LIMITS.bodyBytes, parser: parseUrlEncoded });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    // Parameters are text fields: a file part is refused by its name, and a field at the size limit (busboy cuts it
+    // there without saying so loudly) is refused as too large by the intake hook, never converted cut short.
+    onFile: (part: { fieldname: string }) => {
+      throw ApiError.invalid(part.fieldname, 'files are not accepted; send parameters as text fields');
+    },
+    limits: { fieldSize: LIMITS.bodyBytes, fields: LIMITS.multipartFields, parts: LIMITS.multipartFields, files: 1 },
+  });
 
   app.addHook('preValidation', wellFormedParameters);
 
@@ -94,6 +103,9 @@ export function toApiError(error: FastifyError | ApiError): ApiError {
     }));
     const status = error.validationContext === 'params' ? 422 : 400;
     return ApiError.invalidAll(problems, status);
+  }
+  if (error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FIELDS_LIMIT' || error.code === 'FST_FILES_LIMIT') {
+    return ApiError.invalid('body', `too many parts: send each parameter once, as a text field (${error.message})`);
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
     return new ApiError('html_too_large', 'the request body is too large (html is limited to 50,000,000 characters)');

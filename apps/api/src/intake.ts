@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { wellFormedValue } from '@folio/events';
+import { ApiError } from './errors.ts';
+import { LIMITS } from './routes/convert-params.ts';
 
 /**
  * What every parameter goes through at the door, whatever the encoding (JSON, urlencoded form, multipart, query
@@ -11,6 +13,7 @@ import { wellFormedValue } from '@folio/events';
 export async function wellFormedParameters(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const schema = request.routeOptions.schema as { body?: SchemaLike; querystring?: SchemaLike } | undefined;
   if (request.body !== undefined && request.body !== null) {
+    if (/^multipart\//i.test(request.headers['content-type'] ?? '')) refuseCutFields(request.body);
     request.body = wellFormedValue(request.body);
     if (isTextEncoded(request.headers['content-type'])) request.body = booleansFromText(request.body, schema?.body);
   }
@@ -30,6 +33,16 @@ export function parseUrlEncoded(text: string): Record<string, string | string[]>
     params[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   return params;
+}
+
+/** A multipart field as long as the limit was cut there by the parser: refused, never converted cut short. */
+function refuseCutFields(body: unknown): void {
+  if (body === null || typeof body !== 'object') return;
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value === 'string' && Buffer.byteLength(value) >= LIMITS.bodyBytes) {
+      throw new ApiError('html_too_large', `${name} is over the size limit of a request (html is limited to 50,000,000 characters)`);
+    }
+  }
 }
 
 type SchemaLike = { type?: unknown; properties?: Record<string, SchemaLike> } | undefined;

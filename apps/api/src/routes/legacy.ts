@@ -8,6 +8,7 @@ import { ApiError } from '../errors.ts';
 import { admitRequest } from '../jobs/admit.ts';
 import { convertNow } from '../jobs/convert-now.ts';
 import type { ConvertRouteOptions } from './convert.ts';
+import { LIMITS } from './convert-params.ts';
 import { legacyFailure } from './legacy-errors.ts';
 import { LEGACY_OUTPUTS, LegacyParams, legacyRequest, type LegacyOutput, type OutputType } from './legacy-params.ts';
 
@@ -67,7 +68,7 @@ export async function legacyRoutes(app: FastifyInstance, options: ConvertRouteOp
         );
         const schema = { tags: ['legacy'], summary: SUMMARY[output] };
         const run = handler(output);
-        typed.post('/create', { schema: { ...schema, body: LegacyParams }, bodyLimit: 64 * 1024 * 1024, config: LEGACY_CONFIG }, (request, reply) =>
+        typed.post('/create', { schema: { ...schema, body: LegacyParams }, bodyLimit: LIMITS.bodyBytes, config: LEGACY_CONFIG }, (request, reply) =>
           run(request, reply, request.body),
         );
         typed.get('/create', { schema: { ...schema, querystring: LegacyParams }, config: LEGACY_CONFIG }, (request, reply) =>
