@@ -7,6 +7,7 @@ import type { Db } from '@folio/db';
 import type { LocalDiskStore } from '@folio/storage';
 import { ApiError, type ParameterProblem } from './errors.ts';
 import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
+import { answerMalformedRequest } from './malformed-request.ts';
 import { LIMITS } from './routes/convert-params.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -42,6 +43,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: 1024 * 1024,
     querystringParser: parseUrlEncoded,
+    clientErrorHandler: answerMalformedRequest,
     // Requests fastify refuses before routing (a malformed URL, a bad content type) answer the interface error too.
     frameworkErrors: (error, request, reply) => {
       const apiError = toApiError(error as FastifyError);
