@@ -10,6 +10,7 @@ import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
 import { answerMalformedRequest } from './malformed-request.ts';
 import { LIMITS } from './routes/convert-params.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { interfaceDocs } from './openapi/document.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import type { RateLimiter } from './rate-limits/limiter.ts';
 import { convertRoutes, type ConvertRouteOptions } from './routes/convert.ts';
@@ -83,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throw new ApiError('invalid_parameters', `no route ${request.method} ${request.url.split('?')[0]}`, { status: 404 });
   });
 
+  await interfaceDocs(app, { publicUrl: options.publicUrl });
   await authPlugin(app, { db: options.db });
   await rateLimitPlugin(app, { limiter: options.limiter, scale: options.rateLimitScale });
   await app.register(healthRoutes, { checks: options.checks });
