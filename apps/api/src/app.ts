@@ -80,8 +80,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (apiError.code === 'render_failed' && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
     return reply.code(apiError.status).send({ status: 'failed', error: apiError.body() });
   });
-  app.setNotFoundHandler((request) => {
-    throw new ApiError('invalid_parameters', `no route ${request.method} ${request.url.split('?')[0]}`, { status: 404 });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // An interface endpoint asked with another method is a request the table has an answer for: invalid_parameters.
+    const allowed = path === '/v2/convert' ? ['GET', 'POST'] : /^\/v2\/jobs\/[^/]*$/.test(path) ? ['GET'] : null;
+    if (allowed && !allowed.includes(request.method)) {
+      reply.header('allow', allowed.join(', '));
+      throw ApiError.invalid('method', `${request.method} is not accepted here; use ${allowed.join(' or ')}`);
+    }
+    if (allowed) throw new ApiError('job_not_found', 'no job with that id under this key');
+    throw new ApiError('invalid_parameters', `no route ${request.method} ${path}`, { status: 404 });
   });
 
   await authPlugin(app, { db: options.db });

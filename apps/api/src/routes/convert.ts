@@ -72,7 +72,8 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
   typed.post('/v2/convert', { schema: { ...schema, body: ConvertParams }, bodyLimit: BODY_BYTES.json, config: { rateLimit: 'convert' } }, (request, reply) =>
     handler(request, reply, request.body),
   );
-  typed.get('/v2/convert', { schema: { ...schema, querystring: ConvertParams }, config: { rateLimit: 'convert' } }, (request, reply) =>
+  // No HEAD twin: fastify's would run (and count) a conversion to answer without a body.
+  typed.get('/v2/convert', { schema: { ...schema, querystring: ConvertParams }, exposeHeadRoute: false, config: { rateLimit: 'convert' } }, (request, reply) =>
     handler(request, reply, request.query),
   );
 }

@@ -71,7 +71,8 @@ export async function legacyRoutes(app: FastifyInstance, options: ConvertRouteOp
         typed.post('/create', { schema: { ...schema, body: LegacyParams }, bodyLimit: BODY_BYTES.json, config: LEGACY_CONFIG }, (request, reply) =>
           run(request, reply, request.body),
         );
-        typed.get('/create', { schema: { ...schema, querystring: LegacyParams }, config: LEGACY_CONFIG }, (request, reply) =>
+        // No HEAD twin: it would run (and count) a conversion to answer without a body.
+        typed.get('/create', { schema: { ...schema, querystring: LegacyParams }, exposeHeadRoute: false, config: LEGACY_CONFIG }, (request, reply) =>
           run(request, reply, request.query),
         );
       },
