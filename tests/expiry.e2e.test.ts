@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
 import { BlobNotFoundError, S3Store } from '@folio/storage';
 import { Stack } from './support/stack.ts';
 
@@ -52,6 +53,17 @@ describe('expiry on local disk', () => {
 
   it('reads a job until its TTL, then 404s it, and the sweep deletes its rows, input, result and file', async () => {
     await expiresEverything(stack, async (storageKey) => existsSync(join(stack.env.FOLIO_STATE_DIR!, 'storage', storageKey)));
+  });
+
+  it('also sweeps a row an event made after its job was swept (no JobQueued, so no expiry), and its file', async () => {
+    // What the projector makes of a late JobSucceeded for a job already swept: a row with no key and no expiry.
+    const id = uuidv7({ msecs: Date.now() - 60_000 });
+    await stack.sql`insert into jobs (job_id, status) values (${id}, 'succeeded')`;
+    const file = join(stack.env.FOLIO_STATE_DIR!, 'storage', 'files', `${id}.pdf`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '%PDF-1.7 late');
+    await stack.until(async () => (await stack.sql`select 1 from jobs where job_id = ${id}`).length === 0, 30_000, 'the sweep');
+    expect(existsSync(file)).toBe(false);
   });
 });
 

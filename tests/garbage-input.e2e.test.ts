@@ -53,8 +53,26 @@ const body: fc.Arbitrary<Body> = fc.oneof(
   fc.tuple(fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data', 'application/json; charset=latin1', '*/*', 'garbage', ''), fc.string({ maxLength: 40 })).map(([contentType, b]) => ({ contentType, body: b })),
   fc.constant({}),
 );
+/** Headers beside the key: odd schemes, garbage ids, encodings the body is not in, types nobody asked for. */
+const oddHeaders = fc.dictionary(
+  fc.constantFrom('x-api-key', 'x-request-id', 'idempotency-key', 'content-encoding', 'accept', 'accept-charset', 'x-forwarded-for', 'origin', 'range', 'if-none-match'),
+  fc.oneof(
+    fc.constantFrom('gzip', 'br', 'deflate, gzip', 'identity', '*/*', 'application/pdf', 'bytes=0-1', 'null', '../../etc/passwd', '\u00ff\u00fe'),
+    // Latin-1 text, as HTTP carries it; fetch sends no DEL, no empty value and none with spaces around it.
+    fc
+      .string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 300 })
+      .map((v) => v.trim())
+      .filter((v) => v.length > 0),
+  ),
+  { maxKeys: 3 },
+);
+/** The endpoint's own method most of the time, otherwise one the interface does not list. */
+const method = (own: 'GET' | 'POST') => fc.oneof({ weight: 8, arbitrary: fc.constant(own) }, fc.constantFrom('PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND'));
+
 const query = textParams.map((p) => new URLSearchParams(p as Record<string, string>).toString());
 const jobId = fc.oneof(fc.uuid(), fc.string({ maxLength: 40 }).map(encodeURIComponent), fc.constantFrom('00000000-0000-0000-0000-000000000000', '%00', '..%2F..%2Fetc'));
+
+const hasBodyMethod = (method: string) => method !== 'GET' && method !== 'HEAD' && method !== 'get';
 
 describe('garbage at every endpoint', () => {
   let stack: Stack;
@@ -68,20 +86,28 @@ describe('garbage at every endpoint', () => {
 
   it('answers a success or a well-formed interface error, never a 5xx', async () => {
     const endpoint = fc.constantFrom(...UNIFIED, ...LEGACY);
-    const auth = fc.oneof({ weight: 6, arbitrary: fc.constant('good') }, fc.constantFrom('none', 'garbage', 'basic'));
+    const auth = fc.oneof({ weight: 6, arbitrary: fc.constant('good') }, fc.constantFrom('none', 'garbage', 'basic', 'lowercase', 'odd-scheme'));
+    const call = endpoint.chain(([own, template]) => method(own).map((m) => ({ own, method: m, template })));
     await fc.assert(
-      fc.asyncProperty(endpoint, body, query, jobId, auth, async ([method, template], sent, q, id, how) => {
-        const path = template.replace('{id}', id) + (method === 'GET' && q ? `?${q}` : '');
-        const headers: Record<string, string> = {};
+      fc.asyncProperty(call, body, query, jobId, auth, oddHeaders, async ({ own, method, template }, sent, q, id, how, odd) => {
+        const path = template.replace('{id}', id) + (!hasBodyMethod(method) && q ? `?${q}` : '');
+        const headers: Record<string, string> = { ...odd };
         if (how === 'good') headers.authorization = `Bearer ${key}`;
         if (how === 'garbage') headers.authorization = 'Bearer \u00ff\u00fe nope';
         if (how === 'basic') headers.authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
-        if (sent.contentType !== undefined && method === 'POST') headers['content-type'] = sent.contentType;
-        const response = await fetch(`${stack.url}${path}`, { method, headers, body: method === 'POST' ? sent.body : undefined });
+        if (how === 'lowercase') headers.authorization = `bearer   ${key}  `;
+        if (how === 'odd-scheme') headers.authorization = `Digest username="${key}"`;
+        const hasBody = hasBodyMethod(method);
+        if (sent.contentType !== undefined && hasBody) headers['content-type'] = sent.contentType;
+        const response = await fetch(`${stack.url}${path}`, { method, headers, body: hasBody ? sent.body : undefined });
         const raw = Buffer.from(await response.arrayBuffer());
         const where = `${method} ${path.slice(0, 120)} → ${response.status} ${raw.subarray(0, 300).toString()}`;
         expect(response.status, where).toBeLessThan(500);
         expect(response.headers.get('x-request-id'), where).toBeTruthy();
+        // A method the interface does not list never converts (HEAD of a GET would run it, answer without a body).
+        const listed = method === own || (method === 'HEAD' && template === '/v2/jobs/{id}');
+        if (!listed) expect(response.status, where).toBeGreaterThanOrEqual(400);
+        if (method === 'HEAD') return;
         if (response.status < 300) return;
         const legacy = template.endsWith('/create');
         if (legacy && response.status === 429) {
@@ -105,5 +131,16 @@ describe('garbage at every endpoint', () => {
       }),
       { numRuns: 200, interruptAfterTimeLimit: 90_000 },
     );
+  });
+
+  it('never converts for a HEAD request: HEAD is not a method of the conversion endpoints', async () => {
+    const other = await stack.createKey('paid');
+    for (const path of ['/v2/convert?markdown=%23+Head&output=text', '/v2/text/create?html=%3Cp%3EHead%3C%2Fp%3E']) {
+      const response = await fetch(`${stack.url}${path}`, { method: 'HEAD', headers: { authorization: `Bearer ${other}` } });
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.status, path).toBeLessThan(500);
+    }
+    const [{ jobs }] = (await stack.sql`select count(*)::int as jobs from jobs j join api_keys k on k.id = j.key_id where ${other} like k.key_prefix || '%'`) as unknown as [{ jobs: number }];
+    expect(jobs).toBe(0);
   });
 });

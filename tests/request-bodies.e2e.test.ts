@@ -11,8 +11,13 @@ function bigHtml(chars: number): string {
   return head + 'A'.repeat(chars - head.length - tail.length) + tail;
 }
 
-/** Sends `total` bytes (a JSON prefix, filler, a suffix) as a stream, and resolves with the answer, even if it comes early. */
-function streamBody(url: string, key: string, contentType: string, prefix: string, total: number, suffix: string): Promise<{ status: number; body: any }> {
+/**
+ * Sends `prefix`, then `unit` `count` times, then `suffix`, as a stream with its Content-Length, and resolves with the
+ * answer, even if it comes before everything is sent.
+ */
+function streamBody(url: string, key: string, contentType: string, parts: { prefix: string; unit: string; count: number; suffix: string }): Promise<{ status: number; body: any }> {
+  const unit = Buffer.from(parts.unit);
+  const total = Buffer.byteLength(parts.prefix) + unit.length * parts.count + Buffer.byteLength(parts.suffix);
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': contentType, 'content-length': String(total) } }, (res) => {
       let text = '';
@@ -21,21 +26,33 @@ function streamBody(url: string, key: string, contentType: string, prefix: strin
       res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
     });
     req.on('error', reject);
-    const chunk = Buffer.alloc(1024 * 1024, 'A');
-    let sent = 0;
+    const perChunk = Math.max(1, Math.floor((1024 * 1024) / unit.length));
+    const chunk = Buffer.concat(Array.from({ length: perChunk }, () => unit));
+    let left = parts.count;
+    req.write(parts.prefix);
     const write = () => {
-      if (sent === 0) sent += (req.write(prefix), Buffer.byteLength(prefix));
-      while (sent < total - Buffer.byteLength(suffix)) {
-        const n = Math.min(chunk.length, total - Buffer.byteLength(suffix) - sent);
-        sent += n;
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once('drain', write);
+      while (left > 0) {
+        const n = Math.min(perChunk, left);
+        left -= n;
+        if (!req.write(n === perChunk ? chunk : chunk.subarray(0, n * unit.length))) return void req.once('drain', write);
       }
-      req.end(suffix);
+      req.end(parts.suffix);
     };
     // The server may answer and close before everything is sent: that answer is what the test wants.
     req.on('socket', (socket) => socket.on('error', () => {}));
     write();
   });
+}
+
+const BOUNDARY = 'folioboundary';
+const field = (name: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`;
+const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
+
+/** html of HTML_CHARS characters whose embedded image is written in `unit`s, each one character of the html. */
+function worstCase(unit: string, escape: (text: string) => string) {
+  const head = '<h1>Big</h1><p>One embedded image.</p><img alt="big" src="data:image/png;base64,';
+  const tail = '">';
+  return { head: escape(head), count: HTML_CHARS - head.length - tail.length, unit, tail: escape(tail) };
 }
 
 describe('request bodies and their limits', () => {
@@ -76,25 +93,64 @@ describe('request bodies and their limits', () => {
     expect(answer.body.error).toMatchObject({ code: 'html_too_large', retryable: false });
   });
 
-  it('refuses a body past the byte limit as it streams, in every encoding, with html_too_large', async () => {
-    const total = 202 * 1000 * 1000;
-    const json = await streamBody(`${stack.url}/v2/convert`, key, 'application/json', '{"output":"text","html":"', total, '"}');
+  it('accepts 50,000,000 characters in each encoding’s worst case: \\u escapes in JSON, %XX%XX%XX in a form, 3-byte UTF-8 in multipart', async () => {
+    // € is U+20AC: \u20ac (6 bytes) in JSON, %E2%82%AC (9 bytes) in a form, 3 raw bytes in multipart.
+    const json = worstCase('\\u20ac', (t) => JSON.stringify(t).slice(1, -1));
+    const asJson = await streamBody(`${stack.url}/v2/convert`, key, 'application/json', {
+      prefix: `{"output":"text","async":true,"html":"${json.head}`,
+      unit: json.unit,
+      count: json.count,
+      suffix: `${json.tail}"}`,
+    });
+    expect(asJson.status, JSON.stringify(asJson.body)).toBe(202);
+    const form = worstCase('%E2%82%AC', encodeURIComponent);
+    const asForm = await streamBody(`${stack.url}/v2/convert`, key, 'application/x-www-form-urlencoded', {
+      prefix: `output=text&async=true&html=${form.head}`,
+      unit: form.unit,
+      count: form.count,
+      suffix: form.tail,
+    });
+    expect(asForm.status, JSON.stringify(asForm.body)).toBe(202);
+    const raw = worstCase('€', (t) => t);
+    const asMultipart = await streamBody(`${stack.url}/v2/convert`, key, MULTIPART, {
+      prefix: `${field('output')}text\r\n${field('async')}true\r\n${field('html')}${raw.head}`,
+      unit: raw.unit,
+      count: raw.count,
+      suffix: `${raw.tail}\r\n--${BOUNDARY}--\r\n`,
+    });
+    expect(asMultipart.status, JSON.stringify(asMultipart.body)).toBe(202);
+  });
+
+  it('refuses a body past its encoding’s byte limit as it streams, with html_too_large', async () => {
+    const url = `${stack.url}/v2/convert`;
+    const json = await streamBody(url, key, 'application/json', { prefix: '{"output":"text","html":"', unit: 'A', count: 6 * HTML_CHARS + 1024 * 1024, suffix: '"}' });
     expect(json.status).toBe(413);
     expect(json.body.error.code).toBe('html_too_large');
-    const form = await streamBody(`${stack.url}/v2/convert`, key, 'application/x-www-form-urlencoded', 'output=text&html=', total, '');
+    // A form is held to 3 bytes a character once decoded: plain ASCII past that is refused before its raw limit.
+    const form = await streamBody(url, key, 'application/x-www-form-urlencoded', { prefix: 'output=text&html=', unit: 'A', count: 3 * HTML_CHARS + 1024 * 1024, suffix: '' });
     expect(form.status).toBe(413);
     expect(form.body.error.code).toBe('html_too_large');
-    const boundary = 'folioboundary';
-    const multipart = await streamBody(
-      `${stack.url}/v2/convert`,
-      key,
-      `multipart/form-data; boundary=${boundary}`,
-      `--${boundary}\r\nContent-Disposition: form-data; name="output"\r\n\r\ntext\r\n--${boundary}\r\nContent-Disposition: form-data; name="html"\r\n\r\n`,
-      total,
-      `\r\n--${boundary}--\r\n`,
-    );
+    const multipart = await streamBody(url, key, MULTIPART, {
+      prefix: `${field('output')}text\r\n${field('html')}`,
+      unit: 'A',
+      count: 3 * HTML_CHARS + 1024 * 1024,
+      suffix: `\r\n--${BOUNDARY}--\r\n`,
+    });
     expect(multipart.status).toBe(413);
     expect(multipart.body.error.code).toBe('html_too_large');
+  });
+
+  it('holds a multipart body to its limit as a whole, not only field by field', async () => {
+    // Three fields, each well under the per-field limit, together over the body's: refused, not held in memory.
+    const filler = 'A'.repeat(1024 * 1024);
+    const many = await streamBody(`${stack.url}/v2/convert`, key, MULTIPART, {
+      prefix: `${field('output')}text\r\n${field('markdown')}# Small\r\n${field('p1')}`,
+      unit: `${filler}`,
+      count: 60,
+      suffix: `\r\n${field('p2')}${filler.repeat(60)}\r\n${field('p3')}${filler.repeat(60)}\r\n--${BOUNDARY}--\r\n`,
+    });
+    expect(many.status).toBe(413);
+    expect(many.body.error.code).toBe('html_too_large');
   });
 
   it('refuses a file part by its name, too many parts, and a body of an unknown type, as invalid_parameters', async () => {
@@ -111,8 +167,17 @@ describe('request bodies and their limits', () => {
     expect(tooMany.status).toBe(400);
     expect((await tooMany.json()).error.code).toBe('invalid_parameters');
 
+    const form = await stack.request('POST', '/v2/convert', {
+      key,
+      body: Array.from({ length: 65 }, (_, i) => `p${i}=x`).join('&'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).toBe(400);
+    expect(form.body.error).toMatchObject({ code: 'invalid_parameters', errors: [{ parameter: 'body' }] });
+
     const bogus = await stack.request('POST', '/v2/convert', { key, body: 'markdown=x', headers: { 'content-type': 'text/csv' } });
     expect(bogus.status).toBe(400);
     expect(bogus.body.error.code).toBe('invalid_parameters');
+    expect(bogus.body.error.message).toContain('text/csv');
   });
 });

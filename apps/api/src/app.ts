@@ -1,14 +1,13 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import formbody from '@fastify/formbody';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@folio/logging';
 import type { Db } from '@folio/db';
 import type { LocalDiskStore } from '@folio/storage';
 import { ApiError, type ParameterProblem } from './errors.ts';
+import { BODY_BYTES, BODY_PARAMETERS, formBodyParser, limitMultipartBody } from './body-limits.ts';
 import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
 import { answerMalformedRequest } from './malformed-request.ts';
-import { LIMITS } from './routes/convert-params.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { interfaceDocs } from './openapi/document.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -47,7 +46,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: answerMalformedRequest,
     // Requests fastify refuses before routing (a malformed URL, a bad content type) answer the interface error too.
     frameworkErrors: (error, request, reply) => {
-      const apiError = toApiError(error as FastifyError);
+      const apiError = toApiError(error as FastifyError, request as FastifyRequest);
       void (reply as FastifyReply).header('x-request-id', request.id).code(apiError.status).send({ status: 'failed', error: apiError.body() });
     },
     ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: true } },
@@ -62,7 +61,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
   });
 
-  await app.register(formbody, { bodyLimit: LIMITS.bodyBytes, parser: parseUrlEncoded });
+  // Forms are decoded as they stream (body-limits.ts), so only their decoded bytes are ever held.
+  app.addContentTypeParser('application/x-www-form-urlencoded', formBodyParser);
+  app.addHook('onRequest', limitMultipartBody);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     // Parameters are text fields: a file part is refused by its name, and a field at the size limit (busboy cuts it
@@ -70,18 +71,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onFile: (part: { fieldname: string }) => {
       throw ApiError.invalid(part.fieldname, 'files are not accepted; send parameters as text fields');
     },
-    limits: { fieldSize: LIMITS.bodyBytes, fields: LIMITS.multipartFields, parts: LIMITS.multipartFields, files: 1 },
+    limits: { fieldSize: BODY_BYTES.multipart, fields: BODY_PARAMETERS, parts: BODY_PARAMETERS, files: 1 },
   });
 
   app.addHook('preValidation', wellFormedParameters);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, request);
     if (apiError.code === 'render_failed' && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
     return reply.code(apiError.status).send({ status: 'failed', error: apiError.body() });
   });
-  app.setNotFoundHandler((request) => {
-    throw new ApiError('invalid_parameters', `no route ${request.method} ${request.url.split('?')[0]}`, { status: 404 });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // An interface endpoint asked with another method is a request the table has an answer for: invalid_parameters.
+    const allowed = path === '/v2/convert' ? ['GET', 'POST'] : /^\/v2\/jobs\/[^/]*$/.test(path) ? ['GET'] : null;
+    if (allowed && !allowed.includes(request.method)) {
+      reply.header('allow', allowed.join(', '));
+      throw ApiError.invalid('method', `${request.method} is not accepted here; use ${allowed.join(' or ')}`);
+    }
+    if (allowed) throw new ApiError('job_not_found', 'no job with that id under this key');
+    throw new ApiError('invalid_parameters', `no route ${request.method} ${path}`, { status: 404 });
   });
 
   await interfaceDocs(app, { publicUrl: options.publicUrl });
@@ -96,8 +105,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 /** Every failure becomes an ApiError: validation errors name their parameters; anything unexpected is render_failed. */
-export function toApiError(error: FastifyError | ApiError): ApiError {
+export function toApiError(error: FastifyError | ApiError, request?: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    // The interface answers 400, not 415, and says which type it was.
+    const type = JSON.stringify(request?.headers['content-type'] ?? '');
+    return ApiError.invalid('content-type', `a body of type ${type} is not accepted; send application/json, application/x-www-form-urlencoded or multipart/form-data`);
+  }
   if (error.validation) {
     const problems: ParameterProblem[] = error.validation.map((v) => ({
       parameter:

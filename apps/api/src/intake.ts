@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { wellFormedValue } from '@folio/events';
 import { ApiError } from './errors.ts';
-import { LIMITS } from './routes/convert-params.ts';
+import { BODY_BYTES, UrlEncodedDecoder } from './body-limits.ts';
 
 /**
  * What every parameter goes through at the door, whatever the encoding (JSON, urlencoded form, multipart, query
@@ -21,25 +21,24 @@ export async function wellFormedParameters(request: FastifyRequest, _reply: Fast
 }
 
 /**
- * Query strings and urlencoded bodies, decoded as browsers and the WHATWG URL standard do: percent-escapes become
- * bytes and the bytes are read as UTF-8, invalid sequences as U+FFFD. (fast-querystring, fastify's default, leaves a
- * whole value undecoded when one escape in it is not UTF-8.) A name sent more than once gives an array, so a schema
- * can refuse it where one value is expected.
+ * Query strings, decoded as browsers and the WHATWG URL standard do, by the decoder urlencoded bodies stream through:
+ * percent-escapes become bytes and the bytes are read as UTF-8, invalid sequences as U+FFFD. (fast-querystring,
+ * fastify's default, leaves a whole value undecoded when one escape in it is not UTF-8; Node's URLSearchParams turns
+ * a raw é after `%%41` into U+FFFD.) A name sent more than once gives an array, so a schema can refuse it where one
+ * value is expected.
  */
 export function parseUrlEncoded(text: string): Record<string, string | string[]> {
-  const params: Record<string, string | string[]> = Object.create(null);
-  for (const [name, value] of new URLSearchParams(text)) {
-    const seen = params[name];
-    params[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  }
-  return params;
+  const decoder = new UrlEncodedDecoder('query');
+  decoder.write(Buffer.from(text));
+  return decoder.end();
 }
 
-/** A multipart field as long as the limit was cut there by the parser: refused, never converted cut short. */
+/** A multipart field as long as the limit was cut there by the parser: refused, never converted cut short. (The whole
+ * body is held to the same limit as it streams, so this is the second line of defence.) */
 function refuseCutFields(body: unknown): void {
   if (body === null || typeof body !== 'object') return;
   for (const [name, value] of Object.entries(body)) {
-    if (typeof value === 'string' && Buffer.byteLength(value) >= LIMITS.bodyBytes) {
+    if (typeof value === 'string' && Buffer.byteLength(value) >= BODY_BYTES.multipart) {
       throw new ApiError('html_too_large', `${name} is over the size limit of a request (html is limited to 50,000,000 characters)`);
     }
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Fastify, { type InjectOptions } from 'fastify';
-import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import { formBodyParser } from './body-limits.ts';
 import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
 
 describe('parameters at the door', () => {
@@ -16,7 +16,7 @@ describe('parameters at the door', () => {
 
   it('makes every string of every encoding well-formed before validation', async () => {
     const app = Fastify({ querystringParser: parseUrlEncoded });
-    await app.register(formbody, { parser: parseUrlEncoded });
+    app.addContentTypeParser('application/x-www-form-urlencoded', formBodyParser);
     await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { files: 0 } });
     app.addHook('preValidation', wellFormedParameters);
     app.all('/x', async (request) => ({ body: request.body ?? null, query: request.query }));

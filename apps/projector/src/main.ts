@@ -26,7 +26,7 @@ await runService('projector', async ({ config, logger }) => {
   });
   const report = reportFlow({ kafka: log.kafka, sql: database.sql, groups: consumerGroups(config.topicPrefix, log.topics), logger });
   // Deleting what expired is one more thing done where the read models are kept; one process sweeps at a time.
-  const sweep = sweepPeriodically({ sql: database.sql, store: createBlobStore(config), fileTtlSeconds: config.fileTtlSeconds, logger }, config.sweepIntervalMs);
+  const sweep = sweepPeriodically({ sql: database.sql, store: createBlobStore(config), fileTtlSeconds: config.fileTtlSeconds, jobTtlSeconds: config.jobTtlSeconds, logger }, config.sweepIntervalMs);
   logger.info('projector consuming');
   return {
     async stop() {

@@ -11,6 +11,8 @@ export interface SweepContext {
   sql: Sql;
   store: BlobStore;
   fileTtlSeconds: number;
+  /** FOLIO_JOB_TTL: how old a row that never learnt its expiry (no JobQueued) may get. */
+  jobTtlSeconds: number;
   logger: Logger;
 }
 
@@ -33,7 +35,14 @@ export async function sweepExpired(ctx: SweepContext): Promise<Swept | null> {
     const swept: Swept = { jobs: 0, files: 0, claims: 0 };
     for (;;) {
       const expired = await tx<{ job_id: string; result: unknown }[]>`
-        select job_id, result from jobs where expires_at < now() order by expires_at limit ${BATCH}`;
+        select job_id, result from jobs
+        where expires_at < now()
+          -- A row made by an event that came after its job was swept (a late retry, a delivery) has no JobQueued,
+          -- so no expiry: it goes once its id (a UUIDv7, which carries its creation time) is older than the TTL.
+          or (expires_at is null and substr(job_id::text, 15, 1) = '7'
+              and to_timestamp(('x' || substr(replace(job_id::text, '-', ''), 1, 12))::bit(48)::bigint / 1000.0)
+                  < now() - make_interval(secs => ${ctx.jobTtlSeconds}))
+        order by expires_at limit ${BATCH}`;
       if (expired.length === 0) break;
       const ids = expired.map((j) => j.job_id);
       await ctx.store.delete(expired.flatMap((j) => storedKeysOf(j.job_id, j.result)));

@@ -10,14 +10,6 @@ export const LIMITS = {
   titleChars: 500,
   headerTextChars: 500,
   webhookUrlChars: 2048,
-  /**
-   * Bytes a request body may have: the html limit at four bytes a character (any UTF-8 text, or mostly-ASCII markup
-   * percent-encoded in a form), plus room for the other parameters. Bodies are refused as they stream past it, never
-   * buffered beyond; what passes is then held to the limits in characters.
-   */
-  bodyBytes: 4 * 50_000_000 + 1024 * 1024,
-  /** Fields and parts a multipart body may have (there are about twenty parameters). */
-  multipartFields: 64,
 };
 
 const uri = (description: string) => Type.String({ format: 'uri', maxLength: 8192, description });

@@ -11,7 +11,8 @@ import { awaitConversion, convertNow } from '../jobs/convert-now.ts';
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../jobs/idempotency.ts';
 import { queueJob, type SubmitContext } from '../jobs/submit.ts';
 import { admitRequest } from '../jobs/admit.ts';
-import { ConvertParams, interpret, LIMITS } from './convert-params.ts';
+import { ConvertParams, interpret } from './convert-params.ts';
+import { BODY_BYTES } from '../body-limits.ts';
 
 export interface ConvertRouteOptions {
   submit: SubmitContext;
@@ -68,10 +69,11 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
   };
 
   const schema = { tags: ['convert'], summary: 'Convert one input to one output' };
-  typed.post('/v2/convert', { schema: { ...schema, body: ConvertParams }, bodyLimit: LIMITS.bodyBytes, config: { rateLimit: 'convert' } }, (request, reply) =>
+  typed.post('/v2/convert', { schema: { ...schema, body: ConvertParams }, bodyLimit: BODY_BYTES.json, config: { rateLimit: 'convert' } }, (request, reply) =>
     handler(request, reply, request.body),
   );
-  typed.get('/v2/convert', { schema: { ...schema, querystring: ConvertParams }, config: { rateLimit: 'convert' } }, (request, reply) =>
+  // No HEAD twin: fastify's would run (and count) a conversion to answer without a body.
+  typed.get('/v2/convert', { schema: { ...schema, querystring: ConvertParams }, exposeHeadRoute: false, config: { rateLimit: 'convert' } }, (request, reply) =>
     handler(request, reply, request.query),
   );
 }

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.ts';
 import { admitRequest } from '../jobs/admit.ts';
 import { convertNow } from '../jobs/convert-now.ts';
 import type { ConvertRouteOptions } from './convert.ts';
-import { LIMITS } from './convert-params.ts';
+import { BODY_BYTES } from '../body-limits.ts';
 import { legacyFailure } from './legacy-errors.ts';
 import { LEGACY_OUTPUTS, LegacyParams, legacyRequest, type LegacyOutput, type OutputType } from './legacy-params.ts';
 
@@ -29,7 +29,7 @@ const LEGACY_CONFIG = { rateLimit: 'legacy' as const };
 export async function legacyRoutes(app: FastifyInstance, options: ConvertRouteOptions): Promise<void> {
   // Encapsulated here, so it also answers what the app-wide auth hook and body parsers throw on these routes.
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, request);
     if (apiError.code === 'render_failed' && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
     const { status, body } = legacyFailure(apiError);
     return reply.code(status).send(body);
@@ -68,10 +68,11 @@ export async function legacyRoutes(app: FastifyInstance, options: ConvertRouteOp
         );
         const schema = { tags: ['legacy'], summary: SUMMARY[output] };
         const run = handler(output);
-        typed.post('/create', { schema: { ...schema, body: LegacyParams }, bodyLimit: LIMITS.bodyBytes, config: LEGACY_CONFIG }, (request, reply) =>
+        typed.post('/create', { schema: { ...schema, body: LegacyParams }, bodyLimit: BODY_BYTES.json, config: LEGACY_CONFIG }, (request, reply) =>
           run(request, reply, request.body),
         );
-        typed.get('/create', { schema: { ...schema, querystring: LegacyParams }, config: LEGACY_CONFIG }, (request, reply) =>
+        // No HEAD twin: it would run (and count) a conversion to answer without a body.
+        typed.get('/create', { schema: { ...schema, querystring: LegacyParams }, exposeHeadRoute: false, config: LEGACY_CONFIG }, (request, reply) =>
           run(request, reply, request.query),
         );
       },
