@@ -94,7 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await interfaceDocs(app, { publicUrl: options.publicUrl });
-  await authPlugin(app, { db: options.db });
+  await authPlugin(app, { db: options.db, sql: options.view.sql, logger: options.logger });
   await rateLimitPlugin(app, { limiter: options.limiter, scale: options.rateLimitScale });
   await app.register(healthRoutes, { checks: options.checks });
   await app.register(convertRoutes, options);

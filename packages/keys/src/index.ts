@@ -39,13 +39,21 @@ export async function createKey(db: Db, plan: Plan, documentLimit: number | null
 }
 
 export async function findKey(db: Db, key: string): Promise<ApiKey | null> {
+  return findKeyByHash(db, hashKey(key));
+}
+
+/** The key stored under this hash (`hashKey`), or null: for callers that keep their own index by hash. */
+export async function findKeyByHash(db: Db, keyHash: string): Promise<ApiKey | null> {
   const [row] = await db
     .select({ id: apiKeys.id, plan: apiKeys.plan, documentLimit: apiKeys.documentLimit, active: apiKeys.active })
     .from(apiKeys)
-    .where(eq(apiKeys.keyHash, hashKey(key)))
+    .where(eq(apiKeys.keyHash, keyHash))
     .limit(1);
   return row ? { ...row, plan: row.plan as Plan } : null;
 }
+
+/** Where a change to any key is announced (a trigger on api_keys NOTIFYs the key's id); API processes forget it. */
+export const KEY_CHANNEL = 'folio_api_key';
 
 /** Marks the subscription behind a key inactive. Returns false when no such key exists. */
 export async function deactivateKey(db: Db, key: string): Promise<boolean> {

@@ -13,6 +13,9 @@ type Waiter = { final: boolean; resolve: (status: string | null) => void };
 export class JobWatch {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private unlisten: (() => Promise<void>) | null = null;
+  private readonly listeners = new Set<(jobId: string | null) => void>();
+  /** Whether notifications have been arriving: set once the LISTEN is established. */
+  listening = false;
 
   constructor(
     private readonly sql: Sql,
@@ -24,17 +27,33 @@ export class JobWatch {
       JOB_CHANNEL,
       (payload) => {
         const [jobId, status] = payload.split(':');
-        if (jobId && status) this.wake(jobId, status);
+        if (jobId && status) {
+          this.wake(jobId, status);
+          for (const listener of this.listeners) listener(jobId);
+        }
       },
-      () => void this.recheckAll(),
+      () => {
+        this.listening = true;
+        for (const listener of this.listeners) listener(null);
+        void this.recheckAll();
+      },
     );
     this.unlisten = unlisten;
   }
 
   async stop(): Promise<void> {
+    this.listening = false;
     for (const [, set] of this.waiters) for (const w of set) w.resolve(null);
     this.waiters.clear();
     await this.unlisten?.();
+  }
+
+  /**
+   * Calls `listener` with the id of every job whose state changes, and with null whenever the listening connection
+   * is (re)established: then changes may have been missed.
+   */
+  onChange(listener: (jobId: string | null) => void): void {
+    this.listeners.add(listener);
   }
 
   /** Resolves with the job's final status, or null when `ms` pass first. Register before publishing the job. */

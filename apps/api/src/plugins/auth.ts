@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { findKey, type ApiKey } from '@folio/keys';
-import type { Db } from '@folio/db';
+import type { ApiKey } from '@folio/keys';
+import type { Db, Sql } from '@folio/db';
+import type { Logger } from '@folio/logging';
 import { ApiError } from '../errors.ts';
+import { KeyCache } from './key-cache.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,14 +36,17 @@ export function keyFromRequest(request: FastifyRequest): { key: string; scheme: 
   return null;
 }
 
-export async function authPlugin(app: FastifyInstance, options: { db: Db }): Promise<void> {
+export async function authPlugin(app: FastifyInstance, options: { db: Db; sql: Sql; logger: Logger }): Promise<void> {
+  const keys = new KeyCache(options.db, options.sql, options.logger);
+  app.addHook('onReady', () => keys.start());
+  app.addHook('onClose', () => keys.stop());
   app.decorateRequest('apiKey', null);
   app.decorateRequest('authScheme', null);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.auth === false) return;
     const sent = keyFromRequest(request);
     if (!sent) throw new ApiError('api_key_required', 'an API key is required: send it as "Authorization: Bearer <key>"');
-    const key = await findKey(options.db, sent.key);
+    const key = await keys.find(sent.key);
     if (!key) throw new ApiError('invalid_api_key', 'the API key is not known');
     if (!key.active) throw new ApiError('subscription_inactive', 'the subscription behind this API key is not active');
     request.apiKey = { ...key, secret: sent.key };

@@ -57,8 +57,13 @@ export class RateLimiter {
       counter = { window, shared: 0, pending: 0, flushing: null };
       this.counters.set(name, counter);
     }
-    // Out of this process's allowance, or apparently out of budget: learn the shared count before deciding.
-    if (counter.pending >= localAllowance(limit) || counter.shared + counter.pending >= limit) await this.flush(name, counter);
+    // Out of this process's allowance: share it and learn the others' before admitting more. (Requests that waited
+    // together may take the allowance again at once, so they wait for another flush, a few times at most.) A key
+    // that is out of budget is refused without a flush: a flush only ever raises the count.
+    const allowance = localAllowance(limit);
+    for (let i = 0; i < 3 && counter.pending >= allowance && counter.shared + counter.pending < limit; i++) {
+      await this.flush(name, counter);
+    }
     const used = counter.shared + counter.pending;
     const resetSeconds = secondsToReset(now);
     if (used >= limit) return { allowed: false, limit, remaining: 0, resetSeconds };
@@ -66,21 +71,55 @@ export class RateLimiter {
     return { allowed: true, limit, remaining: Math.max(0, limit - used - 1), resetSeconds };
   }
 
+  /** Shares every counter's pending requests in one statement, whatever the number of keys. */
   private async flushAll(): Promise<void> {
     const now = Date.now();
-    await Promise.all(
-      [...this.counters].map(([name, counter]) => {
-        if (counter.window < windowStart(now)) {
-          if (counter.pending === 0) this.counters.delete(name);
-          else return this.flush(name, counter);
-        }
-        return counter.pending > 0 ? this.flush(name, counter) : undefined;
-      }),
-    );
+    const batch: Array<{ name: string; counter: Counter; delta: number }> = [];
+    for (const [name, counter] of this.counters) {
+      if (counter.pending === 0) {
+        if (counter.window < windowStart(now)) this.counters.delete(name);
+      } else if (!counter.flushing) {
+        batch.push({ name, counter, delta: counter.pending });
+      }
+    }
+    if (batch.length > 0) await this.flushMany(batch);
     if (now - this.lastSweep > 60_000) {
       this.lastSweep = now;
       await this.sql`delete from rate_limit_windows where window_start < ${new Date(windowStart(now) - 5 * 60_000)}`.catch(() => {});
     }
+  }
+
+  private flushMany(batch: Array<{ name: string; counter: Counter; delta: number }>): Promise<void> {
+    const ids = batch.map((b) => b.name.split('|') as [string, string]);
+    // Rows are written in one order, so two processes flushing the same keys queue on them instead of deadlocking.
+    const flushing: Promise<void> = this.sql<{ ord: number; count: number }[]>`
+      with input as (
+        select * from unnest(
+          ${ids.map(([keyId]) => keyId)}::uuid[], ${ids.map(([, bucket]) => bucket)}::text[],
+          ${batch.map((b) => new Date(b.counter.window).toISOString())}::timestamptz[], ${batch.map((b) => b.delta)}::int[]
+        ) with ordinality as t(key_id, bucket, window_start, delta, ord)
+      ), added as (
+        insert into rate_limit_windows (key_id, bucket, window_start, count)
+        select key_id, bucket, window_start, delta from input order by key_id, bucket, window_start
+        on conflict (key_id, bucket, window_start) do update set count = rate_limit_windows.count + excluded.count
+        returning key_id, bucket, window_start, count
+      )
+      select input.ord::int as ord, added.count from input join added using (key_id, bucket, window_start)`
+      .then((rows) => {
+        for (const row of rows) {
+          const { counter, delta } = batch[row.ord - 1]!;
+          counter.pending -= delta;
+          counter.shared = row.count;
+        }
+      })
+      .catch((error) => {
+        this.logger.warn({ err: error }, 'rate-limit counts could not be shared; deciding locally for now');
+      })
+      .finally(() => {
+        for (const { counter } of batch) if (counter.flushing === flushing) counter.flushing = null;
+      });
+    for (const { counter } of batch) counter.flushing = flushing;
+    return flushing;
   }
 
   /** Adds this process's pending requests to the shared count and learns the total; one flush at a time per counter. */

@@ -1,19 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { jobIdTime } from '@folio/events';
 import { loadJob, renderJob, type ViewContext } from '@folio/job-view';
 import { ApiError } from '../errors.ts';
+import { JobCache, type JobReading } from '../jobs/job-cache.ts';
 import type { JobWatch } from '../jobs/watch.ts';
 
 /** A just-accepted job may not be projected yet; a read this soon after its creation waits for it briefly. */
 const FRESH_JOB_MS = 10_000;
 const FRESH_WAIT_MS = 2_000;
 
-/** Seconds a client should wait before looking again at an unfinished job. */
-const RETRY_AFTER = { queued: '2', processing: '1' } as const;
-
 export async function jobRoutes(app: FastifyInstance, options: { view: ViewContext; watch: JobWatch }): Promise<void> {
+  // Polling is the API's hottest path: most polls are answered from memory (see JobCache for when that is safe).
+  const cache = new JobCache(options.watch);
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/v2/jobs/:id',
     {
@@ -30,6 +30,9 @@ export async function jobRoutes(app: FastifyInstance, options: { view: ViewConte
       if (request.validationError) throw ApiError.invalid('id', 'must be a job id (uuid)', 422);
       const key = request.apiKey!;
       const { id } = request.params;
+      const cached = cache.get(id, key.id, key.plan);
+      if (cached) return send(reply, cached);
+      const ticket = cache.begin(id);
       let row = await loadJob(options.view.sql, id, key.id);
       const created = jobIdTime(id);
       if (!row && created && Date.now() - created.getTime() < FRESH_JOB_MS) {
@@ -37,8 +40,12 @@ export async function jobRoutes(app: FastifyInstance, options: { view: ViewConte
       }
       if (!row) throw new ApiError('job_not_found', 'no job with that id under this key');
       const body = await renderJob(options.view, row, key.plan);
-      if (body.status === 'queued' || body.status === 'processing') reply.header('retry-after', RETRY_AFTER[body.status]);
-      return reply.send(body);
+      return send(reply, cache.keep(ticket, key.id, key.plan, body, row.expires_at!));
     },
   );
+}
+
+function send(reply: FastifyReply, reading: JobReading): FastifyReply {
+  if (reading.retryAfter) reply.header('retry-after', reading.retryAfter);
+  return reply.type('application/json; charset=utf-8').send(reading.json);
 }

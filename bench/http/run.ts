@@ -1,0 +1,146 @@
+// bench/http: the API's HTTP paths under load, next to a bare Fastify route on the same machine in the same run.
+//   (a) a bare Fastify route answering the same body as a poll (the ceiling on this machine);
+//   (b) polling GET /v2/jobs/{id}: finished jobs of many paid keys, so the per-key poll budget (600 a minute) does
+//       not decide the figure; 429s, if any, are counted apart;
+//   (c) synchronous markdown→text through POST /v2/convert (HTTP, Kafka, renderer, projector, Postgres).
+// req/s and p50/p99 latency from autocannon. Writes its section of docs/benchmarks.md, stamped with date and commit.
+// Run: npm run bench:http  (starts its own services under .folio/bench unless KAFKA_BROKERS etc. are set;
+// BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_KEYS adjust it)
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { startLocalInfra } from '../../infra/local.ts';
+import { Stack } from '../../tests/support/stack.ts';
+import { startJob } from '../../tests/support/jobs.ts';
+import { sampleArticle } from '../pipeline/markdown.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const SYNC_CONNECTIONS = 8;
+const KEYS = Number(process.env.BENCH_KEYS ?? 300);
+const ROOT = resolve(import.meta.dirname, '../..');
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+interface Target {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+interface Figures {
+  label: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  limited: number;
+  other: number;
+}
+
+/** Runs autocannon over `targets` (taken in turn by every connection as it sends its next request). */
+async function load(label: string, url: string, targets: Target[], connections: number, seconds: number): Promise<Figures> {
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, ...targets[next++ % targets.length] }) }],
+  });
+  const count = (code: string) => result.statusCodeStats[code as keyof typeof result.statusCodeStats]?.count ?? 0;
+  const ok = count('200');
+  const limited = count('429');
+  const figures = {
+    label,
+    perSecond: ok / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok,
+    limited,
+    other: result.requests.total - ok - limited + result.errors,
+  };
+  log(`${label}: ${figures.perSecond.toFixed(0)} answered/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms (429: ${limited}, other: ${figures.other})`);
+  return figures;
+}
+
+async function startBare(body: string): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'bench/http/bare.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, BARE_BODY: body },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = await new Promise<string[]>((done) => createInterface({ input: child.stdout! }).once('line', (l) => done([l])));
+  return { url: `http://127.0.0.1:${line!.trim()}`, stop: () => child.kill('SIGTERM') };
+}
+
+const infra = await startLocalInfra({
+  stateDir: resolve('.folio/bench'),
+  ports: { kafka: 39092, kafkaController: 39093, registry: 38081, postgres: 35432, s3: 38333 },
+  s3: false,
+  log: (line) => log(`[infra] ${line}`),
+});
+const stack = await Stack.start({ infra: infra.env, env: { FOLIO_LOG_LEVEL: 'warn' } });
+let bare: { url: string; stop(): void } | null = null;
+try {
+  // Many keys, one finished job each: a poll picks the next key in turn.
+  const keys = await Promise.all(Array.from({ length: KEYS }, () => stack.createKey('paid')));
+  const jobs: string[] = [];
+  for (let i = 0; i < keys.length; i += 16) {
+    jobs.push(...(await Promise.all(keys.slice(i, i + 16).map((key, j) => startJob(stack, key, `# Job ${i + j}\n\nA short *document*.`)))));
+  }
+  await stack.until(async () => {
+    const [{ done }] = (await stack.sql`select count(*)::int as done from jobs where job_id in ${stack.sql(jobs)} and status = 'succeeded'`) as unknown as [{ done: number }];
+    return done === jobs.length;
+  }, 600_000, 'the jobs to finish');
+  const polls: Target[] = jobs.map((id, i) => ({ method: 'GET', path: `/v2/jobs/${id}`, headers: { authorization: `Bearer ${keys[i]}` } }));
+  const sample = await stack.request('GET', polls[0]!.path, { key: keys[0] });
+  bare = await startBare(sample.text);
+
+  const markdown = sampleArticle(1500);
+  const converts: Target[] = keys.map((key) => ({
+    method: 'POST',
+    path: '/v2/convert',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ markdown, output: 'text' }),
+  }));
+
+  // Warm both servers (JIT, connection pools, the caches) before anything is measured.
+  await load('warm-up bare', bare.url, [{ method: 'GET', path: '/bare', headers: {} }], CONNECTIONS, 3);
+  await load('warm-up polls', stack.url, polls, CONNECTIONS, 3);
+  await load('warm-up sync', stack.url, converts, SYNC_CONNECTIONS, 3);
+
+  const results = [
+    await load('bare Fastify route, same body', bare.url, [{ method: 'GET', path: '/bare', headers: {} }], CONNECTIONS, SECONDS),
+    await load(`GET /v2/jobs/{id}, finished jobs of ${KEYS} keys`, stack.url, polls, CONNECTIONS, SECONDS),
+    await load('POST /v2/convert, sync markdown→text (~1,500 words)', stack.url, converts, SYNC_CONNECTIONS, SECONDS),
+  ];
+
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+  const row = (f: Figures, connections: number) =>
+    `| ${f.label} | ${connections} | ${f.perSecond.toFixed(0)} | ${f.p50} ms | ${f.p99} ms | ${f.limited} | ${f.other} |`;
+  const section = `<!-- bench:http (written by bench/http/run.ts) -->
+Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty ? ' (with uncommitted changes)' : ''}, ${SECONDS} s each after 3 s of warm-up, autocannon in the bench's own process:
+
+| path | connections | answered/s (200) | p50 | p99 | 429 | other |
+|---|---|---|---|---|---|---|
+${row(results[0]!, CONNECTIONS)}
+${row(results[1]!, CONNECTIONS)}
+${row(results[2]!, SYNC_CONNECTIONS)}
+
+Polling target ≥ 5,000/s on one API process with auth and limits on: ${results[1]!.perSecond >= 5000 ? 'met' : 'NOT met'} (${(results[1]!.perSecond / results[0]!.perSecond * 100).toFixed(0)} % of the bare route).
+<!-- /bench:http -->`;
+  process.stdout.write(`\n${section}\n`);
+  const docs = resolve(ROOT, 'docs/benchmarks.md');
+  const text = readFileSync(docs, 'utf8');
+  const marked = /<!-- bench:http[^]*?<!-- \/bench:http -->/;
+  if (marked.test(text)) writeFileSync(docs, text.replace(marked, section));
+  else log('docs/benchmarks.md has no bench:http markers: the figures are printed above only');
+} finally {
+  bare?.stop();
+  await stack.stop();
+  await infra.stop();
+}
