@@ -11,7 +11,7 @@ import { LEGACY_TYPES } from '../routes/legacy-errors.ts';
 const uri = (description?: string) => Type.String({ format: 'uri', ...(description ? { description } : {}) });
 const dateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 /** A reference to another of these schemas by its `$id`. */
-const ref = (id: string, options: { description?: string } = {}) => Type.Ref(id, options);
+const ref = (id: string) => Type.Ref(id);
 
 export const Usage = Type.Object(
   {
@@ -122,9 +122,13 @@ export const Job = Type.Object(
         description: 'status succeeded: exactly the body a synchronous call would have returned with 200',
       }),
     ),
-    error: Type.Optional(ref('ErrorObject', { description: 'status failed: the error a synchronous call would have answered with' })),
+    error: Type.Optional(ref('ErrorObject')),
   },
-  { $id: 'Job', description: 'an asynchronous job; also the body of the job-finished callback, byte for byte' },
+  {
+    $id: 'Job',
+    description:
+      'an asynchronous job: `result` once it succeeded, `error` (what a synchronous call would have answered with) once it failed; also the body of the job-finished callback, byte for byte',
+  },
 );
 
 export const LegacyFileResponse = Type.Object(
