@@ -8,7 +8,7 @@ import { jobFinishedCallback } from '../schemas/responses.ts';
 import { serializeAsSent } from '../schemas/serialize.ts';
 
 /** The interface's four ways to send the API key (interface: Authentication), any one of which a request may use. */
-export const SECURITY_SCHEMES = {
+const SECURITY_SCHEMES = {
   bearer: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <API key>` (recommended)' },
   apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'the API key in a header of its own' },
   apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'the API key as a query parameter; it may end up in logs, so a header is preferred' },
@@ -41,6 +41,7 @@ type Document = { paths?: Record<string, Record<string, Operation>> };
  * is registered, so @fastify/swagger sees every route and its schemas — the request schemas the routes validate with
  * and the response schemas of `schemas/`. Every route under /v2/ that needs a key is part of the interface and is
  * documented with the four security schemes; every other route (health, files, the documentation itself) is left out.
+ * It also makes the app serialize every body with JSON.stringify, so the response schemas never change what is sent.
  */
 export async function interfaceDocs(app: FastifyInstance, options: { publicUrl: string }): Promise<void> {
   serializeAsSent(app);

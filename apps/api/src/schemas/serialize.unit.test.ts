@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { SHARED_SCHEMAS } from './bodies.ts';
 import { convertResponses, jobResponses, legacyResponses } from './responses.ts';
-import { serializeAsSent } from './serialize.ts';
+import { interfaceDocs } from '../openapi/document.ts';
 
 /**
  * Bodies that a schema-driven serializer would change: fields the schemas do not name (a newer field, a nested
@@ -31,10 +31,11 @@ const failure = {
 };
 const accepted = { status: 'queued', job_id: job.job_id, status_url: 'http://127.0.0.1/v2/jobs/x', expires_at: 12345, priority: 'low' };
 
-async function appWith(serialize: boolean): Promise<FastifyInstance> {
+/** Routes with the interface's response schemas, set up as buildApp does (interfaceDocs first), or with fastify's defaults. */
+async function appWith(setup: 'as the app does' | 'fastify defaults'): Promise<FastifyInstance> {
   const app = Fastify();
-  if (serialize) serializeAsSent(app);
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  if (setup === 'as the app does') await interfaceDocs(app, { publicUrl: 'http://127.0.0.1' });
+  else for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.get('/job', { schema: { response: jobResponses } }, async () => job);
   app.get('/convert-failure', { schema: { response: convertResponses } }, async (_request, reply) => reply.code(400).send(failure));
   app.get('/convert-success', { schema: { response: convertResponses } }, async () => job.result);
@@ -54,7 +55,7 @@ const CASES: Array<[string, unknown]> = [
 
 describe('response schemas describe, they never reshape', () => {
   it('sends every body as JSON.stringify of what the handler built', async () => {
-    const app = await appWith(true);
+    const app = await appWith('as the app does');
     for (const [path, body] of CASES) {
       const response = await app.inject({ method: 'GET', url: path });
       expect(response.payload, path).toBe(JSON.stringify(body));
@@ -62,8 +63,8 @@ describe('response schemas describe, they never reshape', () => {
     await app.close();
   });
 
-  it('would reshape them with fastify’s default serializer (which is why serializeAsSent exists)', async () => {
-    const app = await appWith(false);
+  it('would reshape them with fastify’s default serializer (which is why the app sets its own)', async () => {
+    const app = await appWith('fastify defaults');
     const changed: string[] = [];
     for (const [path, body] of CASES) {
       const response = await app.inject({ method: 'GET', url: path });
