@@ -273,14 +273,17 @@ describe('the OpenAPI document and the reference', () => {
       page.on('requestfailed', (request) => failures.push(request.url()));
       const response = await page.goto(`${stack.url}/docs`, { waitUntil: 'networkidle0' });
       expect(response?.status()).toBe(200);
-      await page.waitForSelector('.opblock', { timeout: 30_000 });
+      await page.waitForSelector('.opblock', { timeout: 60_000 });
       const listed = await page.$$eval('.opblock', (blocks) =>
         blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.textContent?.replace(/\u200b/g, '').trim()}`),
       );
       expect(listed.sort()).toEqual(OPERATIONS);
       // Opening an operation shows its parameters, as the document gives them.
       await page.click('#operations-convert-get_v2_convert .opblock-summary');
-      await page.waitForFunction(() => document.querySelector('#operations-convert-get_v2_convert')?.textContent?.includes('webhook_url'), { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelector('#operations-convert-get_v2_convert')?.textContent?.includes('webhook_url'), { timeout: 30_000 });
+      // ...and the callback it announces.
+      await page.click('#operations-convert-post_v2_convert .opblock-summary');
+      await page.waitForFunction(() => document.querySelector('#operations-convert-post_v2_convert')?.textContent?.includes('Callbacks'), { timeout: 30_000 });
       expect(elsewhere).toEqual([]);
       expect(failures).toEqual([]);
     } finally {
