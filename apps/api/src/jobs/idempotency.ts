@@ -6,7 +6,7 @@ import type { ConvertRequest } from '../routes/convert-params.ts';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /** What an Idempotency-Key may look like: visible ASCII, at most 255 characters (Stripe's limit). */
-const SANE_KEY = /^[\x21-\x7e]{1,255}$/;
+export const SANE_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export type Claim = { kind: 'new'; jobId: string } | { kind: 'replay'; jobId: string };
 

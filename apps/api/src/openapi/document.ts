@@ -1,154 +1,110 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ref, SCHEMAS } from './responses.ts';
+import { Type } from '@sinclair/typebox';
+import { IDEMPOTENCY_HEADER, SANE_KEY } from '../jobs/idempotency.ts';
+import { SHARED_SCHEMAS } from '../schemas/bodies.ts';
+import { jobFinishedCallback } from '../schemas/responses.ts';
+import { serializeAsSent } from '../schemas/serialize.ts';
 
-type Responses = Record<string, unknown>;
-type Operation = { responses?: Responses; security?: unknown; callbacks?: unknown; [k: string]: unknown };
-type Document = { paths?: Record<string, Record<string, Operation>>; components?: Record<string, unknown>; [k: string]: unknown };
+/** The interface's four ways to send the API key (interface: Authentication), any one of which a request may use. */
+const SECURITY_SCHEMES = {
+  bearer: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <API key>` (recommended)' },
+  apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'the API key in a header of its own' },
+  apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'the API key as a query parameter; it may end up in logs, so a header is preferred' },
+  basic: {
+    type: 'http',
+    scheme: 'basic',
+    description: 'the API key as the user name, an empty password; on the legacy /v2/*/create endpoints the answer is then the file itself',
+  },
+} as const;
+const SECURITY = Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] }));
 
-const SECURITY = [{ bearer: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }, { basic: [] }];
+/** Every encoding a POST body may come in (interface: Endpoints). */
+const BODY_ENCODINGS = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
-const requestId = { 'X-Request-Id': { description: 'the request id (a sane one the client sent is echoed)', schema: { type: 'string' } } };
-const retryAfter = { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } };
-const json = (schema: unknown) => ({ 'application/json': { schema } });
-const error = (description: string, headers: Record<string, unknown> = {}) => ({
-  description,
-  headers: { ...requestId, ...headers },
-  content: json(ref('ErrorResponse')),
+const IdempotencyKeyHeader = Type.Object({
+  [IDEMPOTENCY_HEADER]: Type.Optional(
+    Type.String({
+      pattern: SANE_KEY.source,
+      description: 'a retry with the same key and parameters within 24 hours gets the first request’s job, converted and counted once',
+    }),
+  ),
 });
 
-const CONVERT_RESPONSES: Responses = {
-  200: {
-    description: 'converted: a file (pdf, docx), content (markdown, html, text) or the article in pieces (json)',
-    headers: requestId,
-    content: json({ oneOf: [ref('ConvertFileResponse'), ref('ConvertContentResponse'), ref('ConvertJsonResponse')] }),
-  },
-  202: {
-    description: 'accepted as a background job (async true or mode async)',
-    headers: { ...requestId, Location: { description: 'the job’s status_url', schema: { type: 'string', format: 'uri' } } },
-    content: json(ref('ConvertJobAccepted')),
-  },
-  400: error('invalid_parameters (naming each parameter), html_too_large'),
-  401: error('api_key_required, invalid_api_key, subscription_inactive, limit_exceeded'),
-  402: error('quota_exceeded: the free plan has no documents left this month (upgrade_url says where to upgrade)'),
-  413: error('html_too_large'),
-  422: error('fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked, invalid_parameters'),
-  429: error('rate_limited', retryAfter),
-};
-
-const JOB_RESPONSES: Responses = {
-  200: {
-    description: 'the job; Retry-After while it is unfinished',
-    headers: { ...requestId, ...retryAfter },
-    content: json(ref('Job')),
-  },
-  401: error('api_key_required, invalid_api_key, subscription_inactive'),
-  404: error('job_not_found: wrong id, another key’s job, or older than 48 hours'),
-  422: error('invalid_parameters: the id is not a job id'),
-  429: error('rate_limited (polling has its own budget)', retryAfter),
-};
-
-const LEGACY_MEDIA: Record<string, string> = { pdf: 'application/pdf', html: 'text/html', text: 'text/plain' };
-const legacyError = (description: string) => ({ description, headers: requestId, content: json(ref('LegacyErrorResponse')) });
-const legacyResponses = (kind: string): Responses => ({
-  200: {
-    description: 'the file’s link; the file itself when output_type is set or HTTP Basic authentication is used',
-    headers: requestId,
-    content: { ...json(ref('LegacyFileResponse')), [LEGACY_MEDIA[kind]!]: { schema: { type: 'string', format: 'binary' } } },
-  },
-  400: legacyError('parameters-validation, fetch-error, failed-parsed, timeout, large-page, catch-all'),
-  401: legacyError('a missing, unknown or inactive key; API limit exceeded (the month’s quota or the key’s limit)'),
-  404: legacyError('no such endpoint'),
-  429: {
-    description: 'too many requests (60 a minute); the body is empty',
-    headers: {
-      ...requestId,
-      'X-RateLimit-Limit': { description: 'requests allowed in the period', schema: { type: 'integer' } },
-      'X-RateLimit-Remaining': { description: 'requests left in the period', schema: { type: 'integer' } },
-      'X-RateLimit-Reset': { description: 'seconds to the end of the period', schema: { type: 'integer' } },
-    },
-  },
-});
-
-const CALLBACK = {
-  jobFinished: {
-    '{$request.body#/webhook_url}': {
-      post: {
-        summary: 'The job finished (succeeded or failed)',
-        description:
-          'Sent once per job started with a webhook_url, retried three times (after 2, 10 and 60 s) unless the receiver answers 2xx within 10 s. The body is byte for byte what GET /v2/jobs/{id} returns. Receivers deduplicate by job id.',
-        parameters: [
-          { name: 'X-Folio-Signature', in: 'header', required: true, description: 'HMAC-SHA256 of the raw body keyed with the API key that started the job', schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' } },
-          { name: 'X-Folio-Job-Id', in: 'header', required: true, schema: { type: 'string', format: 'uuid' } },
-        ],
-        requestBody: { required: true, content: json(ref('Job')) },
-        responses: { '2XX': { description: 'received; the body is ignored' } },
-      },
-    },
-  },
-};
+type Operation = { requestBody?: { content?: Record<string, { schema?: { properties?: object } }> }; parameters?: { in: string; name: string }[]; callbacks?: object };
+type Document = { paths?: Record<string, Record<string, Operation>> };
 
 /**
- * Completes the document fastify-swagger generated from the routes' own request schemas (the ones they validate
- * with) with what routes do not validate: the response bodies and headers, the security schemes and the callback.
- */
-export function describeInterface(doc: Document): Document {
-  doc.components = {
-    ...doc.components,
-    schemas: { ...(doc.components?.schemas as object), ...JSON.parse(JSON.stringify(SCHEMAS)) },
-    securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key> (recommended)' },
-      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-      apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'may end up in logs; prefer a header' },
-      basic: { type: 'http', scheme: 'basic', description: 'the key as user name, empty password; on the legacy endpoints the answer is the file itself' },
-    },
-  };
-  for (const [path, operations] of Object.entries(doc.paths ?? {})) {
-    for (const [method, operation] of Object.entries(operations)) {
-      operation.security = SECURITY;
-      if (path === '/v2/convert') {
-        operation.responses = CONVERT_RESPONSES;
-        operation.callbacks = CALLBACK;
-      } else if (path === '/v2/jobs/{id}') {
-        operation.responses = JOB_RESPONSES;
-      } else {
-        const legacy = /^\/v2\/(pdf|html|text)\/create$/.exec(path);
-        if (legacy) operation.responses = legacyResponses(legacy[1]!);
-      }
-      void method;
-    }
-  }
-  return doc;
-}
-
-/**
- * GET /v2/openapi.json (OpenAPI 3.1, from the routes' schemas) and GET /docs (Swagger UI, served from this process:
- * no CDN). Registered before the routes, so every route is collected; routes outside the interface are left out.
+ * The interface's documentation, generated from the routes themselves: `GET /v2/openapi.json` (OpenAPI 3.1) and
+ * `GET /docs` (Swagger UI, every asset served by this process: no CDN), both without a key. Called before any route
+ * is registered, so @fastify/swagger sees every route and its schemas — the request schemas the routes validate with
+ * and the response schemas of `schemas/`. Every route under /v2/ that needs a key is part of the interface and is
+ * documented with the four security schemes; every other route (health, files, the documentation itself) is left out.
+ * It also makes the app serialize every body with JSON.stringify, so the response schemas never change what is sent.
  */
 export async function interfaceDocs(app: FastifyInstance, options: { publicUrl: string }): Promise<void> {
+  serializeAsSent(app);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Folio',
         version: '2.0.0',
-        description: 'Turns a web page, an HTML string or a Markdown string into pdf, docx, markdown, html, text or json.',
+        description:
+          'Turns a web page, an HTML string or a Markdown string into pdf, docx, markdown, html, text or json: synchronously, ' +
+          'or as a background job read at GET /v2/jobs/{id} and announced by a signed callback.',
       },
       servers: [{ url: options.publicUrl }],
+      components: { securitySchemes: structuredClone(SECURITY_SCHEMES) as never },
+      tags: [
+        { name: 'convert', description: 'the unified endpoint: one input to one output' },
+        { name: 'jobs', description: 'background jobs' },
+        { name: 'legacy', description: 'the older endpoints, kept unchanged' },
+      ],
     },
-    transform: ({ schema, url }) => {
-      const inInterface = url.startsWith('/v2/') && url !== '/v2/openapi.json';
-      return { schema: (inInterface ? schema : { ...schema, hide: true }) as never, url };
+    // Shared schemas keep their own names under components.schemas (not def-0, def-1, …).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transform: ({ schema, url, route }) => {
+      if (!isInterfaceRoute(url, route)) return { schema: { ...schema, hide: true } as never, url };
+      const documented: Record<string, unknown> = { ...schema, security: schema?.security ?? SECURITY };
+      if (schema?.body) documented.consumes = BODY_ENCODINGS;
+      if (route.method === 'POST' && url === '/v2/convert') documented.headers = IdempotencyKeyHeader;
+      return { schema: documented as never, url };
     },
-    transformObject: (documentObject) => describeInterface((documentObject as { openapiObject: Document }).openapiObject) as never,
+    transformObject: (generated) => withCallbacks((generated as { openapiObject: Document }).openapiObject) as never,
   });
+
   app.get('/v2/openapi.json', { config: { auth: false } }, async () => app.swagger());
+
   await app.register(async (docs) => {
-    // The reference's pages and assets need no key.
+    // The reference page and its assets are public, like the document.
     docs.addHook('onRoute', (route) => {
       route.config = { ...(route.config as object), auth: false } as never;
     });
     await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, docExpansion: 'list' } });
   });
+}
+
+/** Part of the interface: under /v2/ and behind a key. */
+function isInterfaceRoute(url: string, route: Pick<RouteOptions, 'config'>): boolean {
+  return url.startsWith('/v2/') && (route.config as { auth?: boolean } | undefined)?.auth !== false;
+}
+
+/**
+ * Every operation that takes a webhook_url announces the job-finished callback, addressed by the webhook_url of
+ * its own request: the body's for POST, the query string's for GET.
+ */
+function withCallbacks(document: Document): Document {
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      const inBody = Object.values(operation.requestBody?.content ?? {}).some((media) => media.schema?.properties && 'webhook_url' in media.schema.properties);
+      const inQuery = operation.parameters?.some((p) => p.in === 'query' && p.name === 'webhook_url');
+      if (inBody) operation.callbacks = jobFinishedCallback('{$request.body#/webhook_url}');
+      else if (inQuery) operation.callbacks = jobFinishedCallback('{$request.query.webhook_url}');
+    }
+  }
+  return document;
 }

@@ -13,6 +13,7 @@ import { queueJob, type SubmitContext } from '../jobs/submit.ts';
 import { admitRequest } from '../jobs/admit.ts';
 import { ConvertParams, interpret } from './convert-params.ts';
 import { BODY_BYTES } from '../body-limits.ts';
+import { convertResponses } from '../schemas/responses.ts';
 
 export interface ConvertRouteOptions {
   submit: SubmitContext;
@@ -68,7 +69,7 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
     return reply.code(statusOf(error.code)).send({ status: 'failed', error });
   };
 
-  const schema = { tags: ['convert'], summary: 'Convert one input to one output' };
+  const schema = { tags: ['convert'], summary: 'Convert one input to one output', response: convertResponses };
   typed.post('/v2/convert', { schema: { ...schema, body: ConvertParams }, bodyLimit: BODY_BYTES.json, config: { rateLimit: 'convert' } }, (request, reply) =>
     handler(request, reply, request.body),
   );

@@ -5,6 +5,7 @@ import { jobIdTime } from '@folio/events';
 import { loadJob, renderJob, type ViewContext } from '@folio/job-view';
 import { ApiError } from '../errors.ts';
 import { JobCache, type JobReading } from '../jobs/job-cache.ts';
+import { jobResponses } from '../schemas/responses.ts';
 import type { JobWatch } from '../jobs/watch.ts';
 
 /** A just-accepted job may not be projected yet; a read this soon after its creation waits for it briefly. */
@@ -22,6 +23,7 @@ export async function jobRoutes(app: FastifyInstance, options: { view: ViewConte
         summary: 'Read an asynchronous job',
         params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
         querystring: Type.Object({ api_key: Type.Optional(Type.String()) }),
+        response: jobResponses,
       },
       attachValidation: true,
       config: { rateLimit: 'poll' },

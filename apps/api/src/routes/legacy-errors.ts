@@ -1,17 +1,19 @@
 import type { ApiError, ErrorCode } from '../errors.ts';
 
 /** The error types of the legacy endpoints (interface: "Legacy error responses"). */
-export type LegacyType =
-  | 'parameters-validation'
-  | 'banned-domain'
-  | 'failed-parsed'
-  | 'fetch-error'
-  | 'high-load'
-  | 'invalid-file-ext'
-  | 'large-page'
-  | 'security-platform'
-  | 'timeout'
-  | 'catch-all';
+export const LEGACY_TYPES = [
+  'parameters-validation',
+  'banned-domain',
+  'failed-parsed',
+  'fetch-error',
+  'high-load',
+  'invalid-file-ext',
+  'large-page',
+  'security-platform',
+  'timeout',
+  'catch-all',
+] as const;
+export type LegacyType = (typeof LEGACY_TYPES)[number];
 
 /** The statuses a legacy endpoint answers with besides 200. */
 export type LegacyStatus = 400 | 401 | 404 | 429;

@@ -11,6 +11,7 @@ import type { ConvertRouteOptions } from './convert.ts';
 import { BODY_BYTES } from '../body-limits.ts';
 import { legacyFailure } from './legacy-errors.ts';
 import { LEGACY_OUTPUTS, LegacyParams, legacyRequest, type LegacyOutput, type OutputType } from './legacy-params.ts';
+import { legacyResponses } from '../schemas/responses.ts';
 
 /**
  * The route config the rate-limit plugin reads: the legacy endpoints share their own 60 requests a minute, answered
@@ -66,7 +67,7 @@ export async function legacyRoutes(app: FastifyInstance, options: ConvertRouteOp
         scope.setNotFoundHandler((request, reply) =>
           reply.code(404).send({ status: 'failed', message: `no route ${request.method} ${request.url.split('?')[0]}`, type: 'catch-all' }),
         );
-        const schema = { tags: ['legacy'], summary: SUMMARY[output] };
+        const schema = { tags: ['legacy'], summary: SUMMARY[output], response: legacyResponses(output) };
         const run = handler(output);
         typed.post('/create', { schema: { ...schema, body: LegacyParams }, bodyLimit: BODY_BYTES.json, config: LEGACY_CONFIG }, (request, reply) =>
           run(request, reply, request.body),

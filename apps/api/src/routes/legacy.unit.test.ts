@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, type ErrorCode } from '@folio/events';
 import { ApiError } from '../errors.ts';
-import { LEGACY_ERRORS, legacyFailure } from './legacy-errors.ts';
+import { LEGACY_ERRORS, LEGACY_TYPES, legacyFailure } from './legacy-errors.ts';
 import { legacyRequest, REFUSED_PARAMETERS } from './legacy-params.ts';
-
-const LEGACY_TYPES = [
-  'parameters-validation',
-  'banned-domain',
-  'failed-parsed',
-  'fetch-error',
-  'high-load',
-  'invalid-file-ext',
-  'large-page',
-  'security-platform',
-  'timeout',
-  'catch-all',
-];
 
 describe('legacy error answers', () => {
   it('gives every interface code a legacy status and type', () => {
