@@ -83,10 +83,12 @@ const infra = await startLocalInfra({
   s3: false,
   log: (line) => log(`[infra] ${line}`),
 });
-// The interface's own limits (test stacks raise them a hundredfold): polling spreads over enough keys instead.
-const stack = await Stack.start({ infra: infra.env, env: { FOLIO_LOG_LEVEL: 'warn', FOLIO_RATE_LIMIT_SCALE: '1' } });
+let started: Stack | null = null;
 let bare: { url: string; stop(): void } | null = null;
 try {
+  // The interface's own limits (test stacks raise them a hundredfold): polling spreads over enough keys instead.
+  const stack = await Stack.start({ infra: infra.env, env: { FOLIO_LOG_LEVEL: 'warn', FOLIO_RATE_LIMIT_SCALE: '1' } });
+  started = stack;
   // Many keys, one finished job each: a poll picks the next key in turn.
   const keys = await Promise.all(Array.from({ length: KEYS }, () => stack.createKey('paid')));
   const jobs: string[] = [];
@@ -156,6 +158,6 @@ Polling target ≥ 5,000/s on one API process with auth and limits on (the inter
   else log('docs/benchmarks.md has no bench:http markers: the figures are printed above only');
 } finally {
   bare?.stop();
-  await stack.stop();
+  await started?.stop();
   await infra.stop();
 }
