@@ -98,6 +98,8 @@ export class JobCache {
     }
     const bytes = reading.json.length * 2;
     if (!(expires > now) || bytes > MAX_ENTRY_BYTES) return reading;
+    // A slow read of the unfinished job must not replace the final reading a later, faster read has kept.
+    if (!final && this.entries.get(ticket.jobId)?.final) return reading;
     this.drop(ticket.jobId);
     while (this.bytes + bytes > MAX_BYTES && this.entries.size > 0) this.drop(this.entries.keys().next().value!);
     this.entries.set(ticket.jobId, { ...reading, keyId, plan, final, expires, bytes });

@@ -89,4 +89,12 @@ describe('job cache', () => {
     cache.keep(cache.begin(JOB), OWNER, 'free', succeeded(), READABLE);
     expect(cache.get(JOB, OWNER, 'free')).not.toBeNull();
   });
+
+  it('never replaces a final reading with an unfinished one read earlier', () => {
+    const { cache } = setup();
+    const slow = cache.begin(JOB); // began before the job finished; its answer arrives last
+    cache.keep(cache.begin(JOB), OWNER, 'free', succeeded(), READABLE);
+    cache.keep(slow, OWNER, 'free', queued, READABLE);
+    expect(JSON.parse(cache.get(JOB, OWNER, 'free')!.json).status).toBe('succeeded');
+  });
 });
