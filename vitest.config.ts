@@ -16,6 +16,8 @@ export default defineConfig({
           // Unit tests run first (group 0), the end-to-end tests after them (group 1).
           sequence: { groupOrder: 0 },
           include: ['packages/**/src/**/*.unit.test.ts', 'apps/**/src/**/*.unit.test.ts', 'infra/**/*.unit.test.ts'],
+          // Some unit tests start worker threads or convert deep inputs: on two busy cores that can pass 5 s.
+          testTimeout: 30_000,
         },
       },
       {
