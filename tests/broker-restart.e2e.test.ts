@@ -16,7 +16,8 @@ describe('the Kafka broker stopped for 10 s under load, then restarted', () => {
     ports = { port: await freePort(), controllerPort: await freePort(), dataDir: mkdtempSync(join(tmpdir(), 'folio-kafka-')) };
     kafka = await startKafka(ports);
     stack = await Stack.start({ renderers: 2, env: { KAFKA_BROKERS: kafka.brokers } });
-    key = await stack.createKey();
+    // Paid: the load is several hundred documents, past a free key's 100 a month.
+    key = await stack.createKey('paid');
   });
   afterAll(async () => {
     await stack?.stop();
