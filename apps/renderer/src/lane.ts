@@ -1,7 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import type { Sql } from '@folio/db';
 import type { EventCodec, Lane } from '@folio/events';
-import { ConsumerStoppedError, consumerConfig, keepConsuming, settle, type EventPublisher, type RetryContext } from '@folio/event-log';
+import { batchWaiting, ConsumerStoppedError, consumerConfig, keepConsuming, settle, type EventPublisher } from '@folio/event-log';
 import type { Logger } from '@folio/logging';
 import { parkAndFailJob } from '@folio/parked-events';
 import { renderJob, type RenderContext } from './render-job.ts';
@@ -47,12 +47,7 @@ export async function startLane(options: {
     // the last half second of finished jobs; they are recognised as final and not converted again.
     autoCommitInterval: 500,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-      const waiting: RetryContext = {
-        active: () => isRunning() && !isStale(),
-        heartbeat,
-        onTransient: (error, retry, delayMs) =>
-          logger[retry >= 5 ? 'error' : 'warn']({ err: error, lane, partition: batch.partition, retry, delay_ms: delayMs }, 'renderer waits: a store or the broker is away'),
-      };
+      const waiting = batchWaiting(logger, `renderer (${lane} lane)`, batch, { heartbeat, isRunning, isStale });
       for (const message of batch.messages) {
         if (!waiting.active()) return;
         const beat = setInterval(() => void heartbeat().catch(() => {}), 2000);

@@ -177,3 +177,24 @@ export function describeError(error: unknown): string {
   }
   return String(error);
 }
+
+/**
+ * The RetryContext of a consumer's batch: active while the consumer runs and still owns the partition, heartbeating
+ * while it waits, and logging each transient failure (at error level once it has lasted five retries).
+ */
+export function batchWaiting(
+  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
+  what: string,
+  batch: { topic: string; partition: number },
+  run: { heartbeat(): Promise<void>; isRunning(): boolean; isStale(): boolean },
+): RetryContext {
+  return {
+    active: () => run.isRunning() && !run.isStale(),
+    heartbeat: run.heartbeat,
+    onTransient: (error, retry, delayMs) =>
+      logger[retry >= 5 ? 'error' : 'warn'](
+        { err: error, topic: batch.topic, partition: batch.partition, retry, delay_ms: delayMs },
+        `${what} waits: a store or the broker is away; the batch is retried in place`,
+      ),
+  };
+}

@@ -101,3 +101,4 @@ export class NetworkPolicy {
     }
   }
 }
+export { BlockedAddressError, guardedAgent, literalAllowed } from './guarded-agent.ts';

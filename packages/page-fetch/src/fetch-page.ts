@@ -2,7 +2,7 @@ import type { Agent } from 'undici';
 import { request } from 'undici';
 import type { NetworkPolicy } from '@folio/network-policy';
 import { decode, detectCharset } from './charset.ts';
-import { BlockedAddressError, guardedAgent, literalAllowed } from './guarded-agent.ts';
+import { BlockedAddressError, guardedAgent, literalAllowed } from '@folio/network-policy';
 
 export interface FetchedPage {
   /** Where the page was finally found, after redirects. */

@@ -1,3 +1,3 @@
 export * from './fetch-page.ts';
-export { BlockedAddressError } from './guarded-agent.ts';
+export { BlockedAddressError } from '@folio/network-policy';
 export { detectCharset } from './charset.ts';

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent } from 'undici';
-import type { NetworkPolicy } from '@folio/network-policy';
+import type { NetworkPolicy } from './index.ts';
 
 /** A connection refused by the private-network rule (invariant 7). */
 export class BlockedAddressError extends Error {
@@ -18,7 +18,7 @@ export class BlockedAddressError extends Error {
  * resolves to 127.0.0.1, a redirect to an internal host or a DNS answer that changes between check and connect
  * (rebinding) gets no connection. IP literals never reach `lookup`, so they are checked before the request.
  */
-export function guardedAgent(policy: NetworkPolicy, options: { connectTimeoutMs: number }): Agent {
+export function guardedAgent(policy: NetworkPolicy, options: { connectTimeoutMs: number; connections?: number }): Agent {
   const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
     dnsLookup(hostname, { ...lookupOptions, all: true, verbatim: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
@@ -30,7 +30,7 @@ export function guardedAgent(policy: NetworkPolicy, options: { connectTimeoutMs:
       callback(null, allowed[0]!.address, allowed[0]!.family);
     });
   };
-  return new Agent({ connect: { lookup, timeout: options.connectTimeoutMs }, connections: 32 });
+  return new Agent({ connect: { lookup, timeout: options.connectTimeoutMs }, connections: options.connections ?? 32 });
 }
 
 /** Whether an IP-literal host (which skips DNS) may be reached. Names are checked at connect time instead. */
