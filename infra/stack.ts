@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@folio/config';
 import { connect, migrateDatabase } from '@folio/db';
-import { createKey, findKey } from '@folio/keys';
+import { createKey, findKey, keySeal } from '@folio/keys';
 import { defaultPorts, startLocalInfra, type LocalInfra } from './local.ts';
 import { superviseApp, type SupervisedApp } from './supervised-app.ts';
 
@@ -53,7 +53,7 @@ async function developmentKey(databaseUrl: string): Promise<string> {
       const saved = readFileSync(file, 'utf8').trim();
       if ((await findKey(database.db, saved))?.active) return saved;
     }
-    const { key } = await createKey(database.db, 'paid');
+    const { key } = await createKey(database.db, keySeal({ keySecret: process.env.FOLIO_KEY_SECRET, stateDir: devDir }), 'paid');
     writeFileSync(file, `${key}\n`, { mode: 0o600 });
     return key;
   } finally {

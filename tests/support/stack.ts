@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { inject } from 'vitest';
 import postgres from 'postgres';
 import { connect, migrateDatabase, type Database } from '@folio/db';
-import { createKey, type Plan } from '@folio/keys';
+import { createKey, keySeal, type Plan } from '@folio/keys';
 import { createDatabase, freePort } from '../../infra/services/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -91,10 +91,11 @@ export class Stack {
     const without = new Set(options.without ?? []);
     if (!without.has('projector')) stack.spawn('projector');
     if (!without.has('renderer')) for (let i = 0; i < (options.renderers ?? 1); i++) stack.spawn('renderer');
+    if (!without.has('dispatcher')) stack.spawn('dispatcher');
     if (!without.has('api')) {
       stack.spawn('api');
       // Ready means jobs flow, so a stack without its consumers is never ready: then the API being up is enough.
-      if (without.has('projector') || without.has('renderer')) await stack.waitReady(60_000, '/healthz');
+      if (without.has('projector') || without.has('renderer') || without.has('dispatcher')) await stack.waitReady(60_000, '/healthz');
       else await stack.waitReady();
     }
     // Renderers start a browser and worker threads: wait until they consume, so a test's clock starts with them.
@@ -145,10 +146,10 @@ export class Stack {
     return this.apps.filter((a) => a.name === name && a.child.exitCode === null && a.child.signalCode === null);
   }
 
-  /** Waits until a renderer or projector says it is consuming (other apps: at once). */
+  /** Waits until a renderer, projector or dispatcher says it is consuming (the API: at once). */
   async waitConsuming(app: AppProcess, timeoutMs = 90_000): Promise<void> {
-    if (app.name !== 'renderer' && app.name !== 'projector') return;
-    const marker = `"msg":"${app.name} consuming"`;
+    if (app.name === 'api') return;
+    const marker = app.name === 'dispatcher' ? '"msg":"dispatcher delivering callbacks"' : `"msg":"${app.name} consuming"`;
     await this.until(async () => (await readFile(app.logFile, 'utf8').catch(() => '')).includes(marker), timeoutMs, `${app.name} to consume`);
   }
 
@@ -168,7 +169,7 @@ export class Stack {
 
   /** A new API key; `documentLimit` is the key's own limit (`folio keys create --limit N`). */
   async createKey(plan: Plan = 'free', documentLimit: number | null = null): Promise<string> {
-    return (await createKey(this.database.db, plan, documentLimit)).key;
+    return (await createKey(this.database.db, keySeal({ keySecret: this.env.FOLIO_KEY_SECRET, stateDir: this.env.FOLIO_STATE_DIR! }), plan, documentLimit)).key;
   }
 
   async request(

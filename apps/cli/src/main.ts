@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@folio/config';
 import { connect, migrateDatabase } from '@folio/db';
-import { createKey, deactivateKey, PLANS, type Plan } from '@folio/keys';
+import { createKey, deactivateKey, keySeal, PLANS, type Plan } from '@folio/keys';
 import { createLogger } from '@folio/logging';
 import { EventPublisher } from '@folio/event-log';
 import { listParked } from '@folio/parked-events';
@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<void> {
     await migrateDatabase(config.databaseUrl);
     const database = connect(config.databaseUrl, { max: 1 });
     try {
-      const key = await createKey(database.db, values.plan as Plan, limit);
+      const key = await createKey(database.db, keySeal(config), values.plan as Plan, limit);
       process.stderr.write(`created a ${key.plan} key${limit ? ` limited to ${limit} documents` : ''} (id ${key.id})\n`);
       process.stdout.write(`${key.key}\n`);
     } finally {

@@ -1,15 +1,67 @@
-import { runService } from '@folio/service';
+import { hostname } from 'node:os';
+import { connect, migrateDatabase } from '@folio/db';
+import { EventPublisher } from '@folio/event-log';
+import { keySeal } from '@folio/keys';
+import { guardedAgent, NetworkPolicy } from '@folio/network-policy';
+import { connectEventLog, prepareTopics, runService } from '@folio/service';
+import { createBlobStore } from '@folio/storage';
+import { deliverCallback } from './deliver-callback.ts';
+import { DeliveryLoop } from './delivery-loop.ts';
+import { startScheduling } from './schedule-callbacks.ts';
+import { SigningKeys } from './signing-keys.ts';
 
 /**
- * The callback dispatcher. Webhook delivery (signed POSTs, the durable retry schedule, WebhookDelivery events) is
- * not built yet: this process only takes its place in the stack so that `npm start` runs every service.
+ * The callback dispatcher: reads terminal events, keeps a durable schedule of the callbacks owed, and sends each
+ * as a signed POST with its retries, recording every attempt as an event.
  */
-await runService('dispatcher', async ({ logger }) => {
-  logger.info('dispatcher started (webhook delivery not implemented yet)');
-  const idle = setInterval(() => {}, 1 << 30);
+await runService('dispatcher', async ({ config, logger }) => {
+  const log = connectEventLog(config, logger, 'folio-dispatcher');
+  await prepareTopics(config, log);
+  await migrateDatabase(config.databaseUrl);
+  const database = connect(config.databaseUrl, { max: 10 });
+  const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
+  await publisher.connect();
+  const policy = new NetworkPolicy(config.allowPrivateHosts);
+  const agent = guardedAgent(policy, { connectTimeoutMs: config.webhookTimeoutMs, connections: config.webhookHostConcurrency });
+  const context = {
+    database,
+    view: { sql: database.sql, store: createBlobStore(config) },
+    keys: new SigningKeys(database.db, keySeal(config)),
+    publisher,
+    agent,
+    policy,
+    timeoutMs: config.webhookTimeoutMs,
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    worker: `${hostname()}/${process.pid}`,
+    logger,
+  };
+  const loop = new DeliveryLoop({
+    sql: database.sql,
+    concurrency: config.webhookConcurrency,
+    hostConcurrency: config.webhookHostConcurrency,
+    // An attempt takes at most the answer time; recording it waits out a store that is away for a while more.
+    leaseMs: config.webhookTimeoutMs + 60_000,
+    deliver: (callback, waiting) => deliverCallback(context, callback, waiting),
+    logger,
+  });
+  loop.start();
+  const scheduling = await startScheduling({
+    kafka: log.kafka,
+    sql: database.sql,
+    codec: log.codec,
+    lifecycleTopic: log.topics.lifecycle,
+    groupId: `${config.topicPrefix}folio-dispatcher`,
+    consumerName: 'folio-dispatcher',
+    sessionTimeoutMs: config.kafkaSessionTimeoutMs,
+    logger,
+    onScheduled: () => loop.wake(),
+  });
+  logger.info({ worker: context.worker, concurrency: config.webhookConcurrency, per_host: config.webhookHostConcurrency }, 'dispatcher delivering callbacks');
   return {
     async stop() {
-      clearInterval(idle);
+      await scheduling.stop();
+      await loop.stop();
+      await Promise.allSettled([agent.close(), publisher.disconnect(), database.close()]);
     },
   };
 });

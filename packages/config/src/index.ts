@@ -42,6 +42,14 @@ export interface Config {
   fileTtlSeconds: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
+  /** Callbacks one dispatcher process sends at once, and at most this many to any one receiver host. */
+  webhookConcurrency: number;
+  webhookHostConcurrency: number;
+  /**
+   * The server secret that seals each API key's copy kept for signing callbacks (FOLIO_KEY_SECRET); undefined: one
+   * generated once and kept in the state folder.
+   */
+  keySecret: string | undefined;
   /** Inputs and results larger than this travel by claim check (object storage), never inside an event. */
   claimCheckBytes: number;
   renderConcurrency: number;
@@ -127,6 +135,9 @@ export function loadConfig(env: Env = process.env): Config {
       return Math.round(n * 1000);
     }),
     webhookTimeoutMs: read.seconds('FOLIO_WEBHOOK_TIMEOUT', 10),
+    webhookConcurrency: read.integer('FOLIO_WEBHOOK_CONCURRENCY', 64, { min: 1, max: 4096 }),
+    webhookHostConcurrency: read.integer('FOLIO_WEBHOOK_HOST_CONCURRENCY', 8, { min: 1, max: 4096 }),
+    keySecret: read.optional('FOLIO_KEY_SECRET'),
     claimCheckBytes: read.integer('FOLIO_CLAIM_CHECK_BYTES', 64 * 1024, { min: 0, max: 512 * 1024 }),
     renderConcurrency: read.integer('FOLIO_RENDER_CONCURRENCY', 4, { min: 1, max: 64 }),
     renderAttempts: read.integer('FOLIO_RENDER_ATTEMPTS', 3, { min: 1, max: 10 }),
@@ -139,6 +150,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 
+  if (config.keySecret !== undefined && config.keySecret.length < 32) {
+    problems.push('FOLIO_KEY_SECRET: must be at least 32 characters (it seals the API keys that sign callbacks)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

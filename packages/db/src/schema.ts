@@ -21,6 +21,8 @@ export const apiKeys = pgTable('api_keys', {
   keyHash: text('key_hash').notNull().unique(),
   /** The first characters of the key, to tell keys apart in listings without revealing them. */
   keyPrefix: text('key_prefix').notNull(),
+  /** The key itself, sealed (AES-256-GCM under the server's key secret): callbacks are signed with it. */
+  keySealed: text('key_sealed'),
   plan: text('plan').notNull(),
   /** The key's own document limit (`folio keys create --limit N`), or null. */
   documentLimit: integer('document_limit'),
@@ -84,8 +86,57 @@ export const projectionCheckpoints = pgTable(
   (t) => [primaryKey({ columns: [t.topic, t.partition] })],
 );
 
+/**
+ * Read model: every attempt at a job's completion callback, folded from WebhookDeliveryAttempted events (so a
+ * rebuild gives the same rows). An attempt repeated after a dispatcher crash appears twice, as it happened.
+ */
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    eventId: uuid('event_id').primaryKey(),
+    jobId: uuid('job_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    url: text('url').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    outcome: text('outcome').notNull(),
+    nextAttemptAt: tz('next_attempt_at'),
+    occurredAt: tz('occurred_at').notNull(),
+  },
+  (t) => [index('delivery_attempts_job_idx').on(t.jobId, t.attempt)],
+);
+
 /** The tables derived from the log, in the order a rebuild empties them. */
-export const READ_MODEL_TABLES = ['jobs', 'job_history', 'projection_checkpoints'] as const;
+export const READ_MODEL_TABLES = ['jobs', 'job_history', 'delivery_attempts', 'projection_checkpoints'] as const;
+
+/**
+ * The dispatcher's durable schedule of callbacks: a row per finished job that has a webhook_url, made when the
+ * dispatcher reads the job's terminal event, and the attempts still owed on it. Dispatcher state, not a read model:
+ * a rebuild of the read models must not send callbacks again. Processes claim due rows with SKIP LOCKED; a claim
+ * moves `next_attempt_at` past the answer time, so the row of a dispatcher that dies mid-attempt becomes due again
+ * (that attempt is repeated: at-least-once) and the rows of a dispatcher that dies between attempts simply wait.
+ */
+export const deliverySchedule = pgTable(
+  'delivery_schedule',
+  {
+    jobId: uuid('job_id').primaryKey(),
+    keyId: uuid('key_id').notNull(),
+    url: text('url').notNull(),
+    /** host:port of the receiver: no host gets more than its share of a dispatcher's connections. */
+    host: text('host').notNull(),
+    /** The exact bytes every attempt sends, kept at the first attempt (a retry sends the same bytes, signed the same). */
+    body: text('body'),
+    attemptsMade: integer('attempts_made').notNull().default(0),
+    /** `pending` while attempts are owed; then `delivered`, `gave_up` or `not_sent`. */
+    state: text('state').notNull(),
+    nextAttemptAt: tz('next_attempt_at').notNull(),
+    finishedAt: tz('finished_at'),
+    expiresAt: tz('expires_at').notNull(),
+    updatedAt: tz('updated_at').notNull().default(sql`now()`),
+  },
+  (t) => [index('delivery_schedule_due_idx').on(t.nextAttemptAt).where(sql`state = 'pending'`), index('delivery_schedule_expires_idx').on(t.expiresAt)],
+);
 
 /**
  * The dead-letter store: events a consumer could never apply, with where they sit in the log and why. Not a read

@@ -1,6 +1,6 @@
 import { jobError } from './errors.ts';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
-import type { JobError, JobFailed, JobProcessing, JobQueued, JobResult, JobSucceeded } from './types.ts';
+import type { JobError, JobFailed, JobProcessing, JobQueued, JobResult, JobSucceeded, WebhookDeliveryAttempted } from './types.ts';
 
 /** Job ids are UUIDv7: time-ordered, so their age is readable and index inserts stay local. */
 export function newJobId(): string {
@@ -62,4 +62,12 @@ export function jobFailed(
   now = new Date(),
 ): JobFailed {
   return { type: 'JobFailed', version: 1, ...base(jobId, now), attempt, worker, error };
+}
+
+export function webhookDeliveryAttempted(
+  jobId: string,
+  fields: Omit<WebhookDeliveryAttempted, 'type' | 'version' | 'event_id' | 'job_id' | 'occurred_at'>,
+  now = new Date(),
+): WebhookDeliveryAttempted {
+  return { type: 'WebhookDeliveryAttempted', version: 1, ...base(jobId, now), ...fields, duration_ms: Math.round(fields.duration_ms) };
 }

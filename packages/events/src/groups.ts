@@ -6,5 +6,6 @@ export function consumerGroups(prefix: string, topics: Topics): Array<{ name: st
     { name: 'folio-projector', group: `${prefix}folio-projector`, topics: [topics.queuedSync, topics.queuedAsync, topics.lifecycle] },
     { name: 'folio-renderer-sync', group: `${prefix}folio-renderer-sync`, topics: [topics.queuedSync] },
     { name: 'folio-renderer-async', group: `${prefix}folio-renderer-async`, topics: [topics.queuedAsync] },
+    { name: 'folio-dispatcher', group: `${prefix}folio-dispatcher`, topics: [topics.lifecycle] },
   ];
 }

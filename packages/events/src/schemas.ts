@@ -176,12 +176,33 @@ const jobFailedV1: AvroRecordSchema = {
   ],
 };
 
+const webhookDeliveryAttemptedV1: AvroRecordSchema = {
+  type: 'record',
+  name: 'WebhookDeliveryAttempted',
+  namespace,
+  fields: [
+    ...envelope('WebhookDeliveryAttempted', 1),
+    { name: 'attempt', type: 'int' },
+    { name: 'worker', type: 'string' },
+    { name: 'url', type: 'string' },
+    { name: 'status_code', ...nullable('int') },
+    { name: 'error', ...nullable('string') },
+    { name: 'duration_ms', type: 'int' },
+    {
+      name: 'outcome',
+      type: { type: 'enum', name: 'DeliveryOutcome', symbols: ['delivered', 'retrying', 'gave_up', 'not_sent'] },
+    },
+    { name: 'next_attempt_at', ...nullable('string') },
+  ],
+};
+
 /** Every schema, by event type and version. */
 export const SCHEMAS: Record<JobEventType, Record<number, AvroRecordSchema>> = {
   JobQueued: { 1: jobQueuedV1, 2: jobQueuedV2 },
   JobProcessing: { 1: jobProcessingV1 },
   JobSucceeded: { 1: jobSucceededV1 },
   JobFailed: { 1: jobFailedV1 },
+  WebhookDeliveryAttempted: { 1: webhookDeliveryAttemptedV1 },
 };
 
 export function schemaOf(type: JobEventType, version: number): AvroRecordSchema {

@@ -132,7 +132,39 @@ export interface JobFailed extends EventBase {
   error: JobError;
 }
 
-export type JobEvent = JobQueued | JobProcessing | JobSucceeded | JobFailed;
+/** How one attempt at a job's completion callback ended. */
+export type DeliveryOutcome =
+  /** The receiver answered 2xx: the callback is delivered and no more attempts follow. */
+  | 'delivered'
+  /** Any other answer, a refused or failed connection, or no answer in time: another attempt is scheduled. */
+  | 'retrying'
+  /** As `retrying`, but it was the last attempt the schedule allows. */
+  | 'gave_up'
+  /** Nothing was sent and nothing will be (the callback cannot be signed: the key is gone or sealed under another secret). */
+  | 'not_sent';
+
+/**
+ * One attempt at delivering a job's completion callback, written by the dispatcher after the attempt (so a crash
+ * between sending and writing this may repeat that attempt: at-least-once, as the interface warns receivers).
+ */
+export interface WebhookDeliveryAttempted extends EventBase {
+  type: 'WebhookDeliveryAttempted';
+  version: 1;
+  /** 1 for the first POST, up to 1 + the number of retries. */
+  attempt: number;
+  worker: string;
+  url: string;
+  /** The receiver's HTTP status, or null when there was no answer. */
+  status_code: number | null;
+  /** Why the attempt did not deliver (connection refused, timeout, a non-2xx answer, cannot sign), or null. */
+  error: string | null;
+  duration_ms: number;
+  outcome: DeliveryOutcome;
+  /** When the next attempt is due, for `retrying`. */
+  next_attempt_at: string | null;
+}
+
+export type JobEvent = JobQueued | JobProcessing | JobSucceeded | JobFailed | WebhookDeliveryAttempted;
 export type JobEventType = JobEvent['type'];
 
 /** The current version of each event type. */
@@ -141,4 +173,5 @@ export const CURRENT_VERSION = {
   JobProcessing: 1,
   JobSucceeded: 1,
   JobFailed: 1,
+  WebhookDeliveryAttempted: 1,
 } as const satisfies Record<JobEventType, number>;

@@ -48,6 +48,14 @@ export async function renderJob(ctx: ViewContext, row: JobRow, plan: Plan): Prom
   return body;
 }
 
+/**
+ * The one serializer of a Job: `GET /v2/jobs/{id}` sends these bytes, and the dispatcher posts them as the callback
+ * body (invariant 9). Nothing else may turn a JobBody into text.
+ */
+export function jobJson(body: JobBody): string {
+  return JSON.stringify(body);
+}
+
 /** Exactly the body a synchronous call returns with 200. */
 export async function renderResult(ctx: ViewContext, row: JobRow, result: JobResult, plan: Plan): Promise<ResultBody> {
   const usage = await usageAt(ctx.sql, row, plan);

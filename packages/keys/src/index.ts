@@ -2,6 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { apiKeys, type Db } from '@folio/db';
 import { v4 as uuidv4 } from 'uuid';
+import { KeySeal, SealError } from './seal.ts';
+
+export { KeySeal, SealError, keySeal } from './seal.ts';
 
 export type Plan = 'free' | 'paid';
 export const PLANS: readonly Plan[] = ['free', 'paid'];
@@ -31,11 +34,32 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export async function createKey(db: Db, plan: Plan, documentLimit: number | null = null): Promise<{ key: string } & ApiKey> {
+/** Makes a key. Its hash authenticates requests; its sealed copy (see seal.ts) signs the callbacks of its jobs. */
+export async function createKey(db: Db, seal: KeySeal, plan: Plan, documentLimit: number | null = null): Promise<{ key: string } & ApiKey> {
   const key = generateKey();
   const id = uuidv4();
-  await db.insert(apiKeys).values({ id, keyHash: hashKey(key), keyPrefix: key.slice(0, PREFIX.length + 6), plan, documentLimit });
+  await db.insert(apiKeys).values({
+    id,
+    keyHash: hashKey(key),
+    keyPrefix: key.slice(0, PREFIX.length + 6),
+    keySealed: seal.seal(id, key),
+    plan,
+    documentLimit,
+  });
   return { key, id, plan, documentLimit, active: true };
+}
+
+/** The key that signs a job's callback, and its plan (the callback body reports usage under it), or why there is none. */
+export async function signingKey(db: Db, seal: KeySeal, keyId: string): Promise<{ key: string; plan: Plan } | { unavailable: string }> {
+  const [row] = await db.select({ sealed: apiKeys.keySealed, plan: apiKeys.plan }).from(apiKeys).where(eq(apiKeys.id, keyId)).limit(1);
+  if (!row) return { unavailable: 'the API key that started the job no longer exists' };
+  if (!row.sealed) return { unavailable: 'the API key that started the job was made before callbacks were signed, and has no sealed copy' };
+  try {
+    return { key: seal.open(keyId, row.sealed), plan: row.plan as Plan };
+  } catch (error) {
+    if (error instanceof SealError) return { unavailable: error.message };
+    throw error;
+  }
 }
 
 export async function findKey(db: Db, key: string): Promise<ApiKey | null> {

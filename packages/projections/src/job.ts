@@ -99,5 +99,8 @@ export function evolve(job: JobRow, event: JobEvent): { job: JobRow; effective: 
         },
       };
     }
+    case 'WebhookDeliveryAttempted':
+      // A callback attempt changes the deliveries read model, not the job: a job's end never changes (invariant 2).
+      return { job, effective: true };
   }
 }

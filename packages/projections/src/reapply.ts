@@ -1,7 +1,7 @@
 import type { Sql } from '@folio/db';
 import { wellFormedValue, type JobEvent } from '@folio/events';
 import { emptyJob, evolve, isFinal, type JobRow } from './job.ts';
-import { historyRow, JOB_CHANNEL, normalise, saveJobs, type LoggedEvent } from './store.ts';
+import { deliveryRow, historyRow, JOB_CHANNEL, normalise, saveJobs, type LoggedEvent } from './store.ts';
 
 export type Reapplied =
   /** The job was folded again with the event in its place. */
@@ -29,6 +29,9 @@ export async function reapplyEvent(sql: Sql, logged: LoggedEvent): Promise<Reapp
       select event_id, topic, partition, "offset", data, effective from job_history where job_id = ${id}`;
     if (rows.some((r) => r.event_id === event.event_id)) return 'seen';
     const live = normalise(liveRow!);
+    if (event.type === 'WebhookDeliveryAttempted') {
+      await tx`insert into delivery_attempts ${tx(deliveryRow(event))} on conflict (event_id) do nothing`;
+    }
 
     const all: LoggedEvent[] = [...rows.map((r) => ({ topic: r.topic, partition: r.partition, offset: Number(r.offset), event: r.data })), { ...logged, event }];
     const { job, effective } = foldInLogOrder(id, all);

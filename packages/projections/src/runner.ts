@@ -2,6 +2,7 @@ import type { Consumer, Kafka } from 'kafkajs';
 import type { Sql } from '@folio/db';
 import { allTopics, type EventCodec, type Topics } from '@folio/events';
 import {
+  batchWaiting,
   ConsumerStoppedError,
   consumerConfig,
   keepConsuming,
@@ -71,15 +72,7 @@ export async function startProjection(options: ProjectionOptions): Promise<Runni
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
     eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
       if (batch.isEmpty() || !isRunning() || isStale()) return;
-      const waiting: RetryContext = {
-        active: () => isRunning() && !isStale(),
-        heartbeat,
-        onTransient: (error, retry, delayMs) =>
-          logger[retry >= 5 ? 'error' : 'warn'](
-            { err: error, topic: batch.topic, partition: batch.partition, retry, delay_ms: delayMs },
-            'projection waits: a store is away; the batch is retried in place',
-          ),
-      };
+      const waiting = batchWaiting(logger, 'projection', batch, { heartbeat, isRunning, isStale });
       const partition: PartitionBatch = {
         topic: batch.topic,
         partition: batch.partition,

@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import type { Sql } from '@folio/db';
-import { wellFormedValue, type JobEvent } from '@folio/events';
+import { wellFormedValue, type JobEvent, type WebhookDeliveryAttempted } from '@folio/events';
 import { settleUsage } from '@folio/metering';
 import { emptyJob, evolve, type JobRow } from './job.ts';
 
@@ -72,6 +72,7 @@ export async function applyBatch(
       const seen = new Set(seenRows.map((r) => r.event_id));
 
       const history = [];
+      const deliveries = [];
       const changed = new Set<string>();
       const touched = new Set<string>();
       for (const { topic: t, partition: p, offset, event } of fresh) {
@@ -83,6 +84,7 @@ export async function applyBatch(
         touched.add(event.job_id);
         if (effective && (job.status !== before.status || event.type === 'JobQueued')) changed.add(event.job_id);
         history.push(historyRow(tx, { topic: t, partition: p, offset, event }, effective));
+        if (event.type === 'WebhookDeliveryAttempted') deliveries.push(deliveryRow(event));
       }
 
       const updated = [...touched].map((id) => jobs.get(id)!);
@@ -91,6 +93,7 @@ export async function applyBatch(
       await Promise.all([
         updated.length > 0 && saveJobs(tx, updated),
         history.length > 0 && tx`insert into job_history ${tx(history)}`,
+        deliveries.length > 0 && tx`insert into delivery_attempts ${tx(deliveries)} on conflict (event_id) do nothing`,
         saveCheckpoint(tx, topic, partition, nextOffset),
         // The meter settles with the rows, before the notification can be acted on (a sync answer reports usage).
         settleUsage(tx, [...changed].map((id) => jobs.get(id)!)),
@@ -118,6 +121,22 @@ export function historyRow(tx: postgres.TransactionSql, { topic, partition, offs
     partition,
     offset,
     data: tx.json(event as never),
+  };
+}
+
+/** The `delivery_attempts` row of a callback attempt. */
+export function deliveryRow(event: WebhookDeliveryAttempted) {
+  return {
+    event_id: event.event_id,
+    job_id: event.job_id,
+    attempt: event.attempt,
+    url: event.url,
+    status_code: event.status_code,
+    error: event.error,
+    duration_ms: event.duration_ms,
+    outcome: event.outcome,
+    next_attempt_at: event.next_attempt_at,
+    occurred_at: event.occurred_at,
   };
 }
 

@@ -48,6 +48,8 @@ export async function sweepExpired(ctx: SweepContext): Promise<Swept | null> {
       await ctx.store.delete(expired.flatMap((j) => storedKeysOf(j.job_id, j.result)));
       await tx`delete from job_history where job_id in ${tx(ids)}`;
       await tx`delete from render_attempts where job_id in ${tx(ids)}`;
+      await tx`delete from delivery_attempts where job_id in ${tx(ids)}`;
+      await tx`delete from delivery_schedule where job_id in ${tx(ids)}`;
       await tx`delete from jobs where job_id in ${tx(ids)}`;
       swept.jobs += ids.length;
       if (expired.length < BATCH) break;

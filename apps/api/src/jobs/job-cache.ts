@@ -1,4 +1,4 @@
-import type { JobBody } from '@folio/job-view';
+import { jobJson, type JobBody } from '@folio/job-view';
 import type { Plan } from '@folio/keys';
 import { isFinal } from '@folio/projections';
 
@@ -85,7 +85,7 @@ export class JobCache {
   /** The reading to send for `body`, kept for the next poll when that is safe. */
   keep(ticket: ReadTicket, keyId: string, plan: Plan, body: JobBody, readableUntil: string | Date): JobReading {
     const final = isFinal(body.status);
-    const reading: JobReading = { json: JSON.stringify(body), retryAfter: final ? null : RETRY_AFTER[body.status as 'queued' | 'processing'] };
+    const reading: JobReading = { json: jobJson(body), retryAfter: final ? null : RETRY_AFTER[body.status as 'queued' | 'processing'] };
     const now = this.now();
     let expires = new Date(readableUntil).getTime();
     const linkExpires = body.result?.expires_at;

@@ -1,0 +1,131 @@
+import type { Sql } from '@folio/db';
+import { ConsumerStoppedError, type RetryContext } from '@folio/event-log';
+import type { Logger } from '@folio/logging';
+import { claimDueCallbacks, nextDueAt, type ScheduledCallback } from '@folio/webhooks';
+
+export interface DeliveryLoopOptions {
+  sql: Sql;
+  /** Callbacks in flight in this process, and at most this many to one receiver host. */
+  concurrency: number;
+  hostConcurrency: number;
+  /** How long a claimed callback stays invisible to other dispatchers: longer than an attempt can take. */
+  leaseMs: number;
+  deliver(callback: ScheduledCallback, waiting: RetryContext): Promise<void>;
+  logger: Logger;
+}
+
+/** How often an idle dispatcher looks for callbacks another process scheduled, at the longest. */
+const POLL_MS = 1000;
+
+/**
+ * Sends owed callbacks as they come due, with bounded concurrency and per-host fairness: no receiver host gets more
+ * than `hostConcurrency` of the process's `concurrency` slots, so slow receivers (up to the 10 s answer time each)
+ * can hold only their share while callbacks to everyone else keep flowing. Several dispatcher processes share the
+ * schedule through Postgres (claims skip rows another holds).
+ */
+export class DeliveryLoop {
+  private running = true;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly perHost = new Map<string, number>();
+  private wakeUp: (() => void) | null = null;
+  private woken = false;
+  private done: Promise<void> | null = null;
+
+  constructor(private readonly options: DeliveryLoopOptions) {}
+
+  start(): void {
+    this.done = this.run();
+  }
+
+  /** Something may be due now (a callback was scheduled, or a slot came free). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming and waits for the attempts in flight (each ends within the answer time). */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.done;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      this.woken = false;
+      let claimed: ScheduledCallback[] = [];
+      try {
+        const { concurrency, hostConcurrency } = this.options;
+        claimed = await claimDueCallbacks(this.options.sql, {
+          limit: concurrency - this.inFlight.size,
+          room: (host) => hostConcurrency - (this.perHost.get(host) ?? 0),
+          fullHosts: [...this.perHost].filter(([, n]) => n >= hostConcurrency).map(([host]) => host),
+          leaseMs: this.options.leaseMs,
+        });
+        failures = 0;
+      } catch (error) {
+        // Postgres away: nothing is lost (the schedule is in Postgres); look again after a pause.
+        failures++;
+        this.options.logger[failures >= 5 ? 'error' : 'warn']({ err: error }, 'due callbacks could not be read; trying again');
+      }
+      for (const callback of claimed) this.send(callback);
+      if (claimed.length > 0 && this.inFlight.size < this.options.concurrency) continue;
+      await this.idle(failures > 0 ? Math.min(10_000, 250 * 2 ** failures) : await this.untilNextDue());
+    }
+  }
+
+  private send(callback: ScheduledCallback): void {
+    const host = callback.host;
+    this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
+    const waiting: RetryContext = {
+      active: () => this.running,
+      onTransient: (error, retry, delayMs) =>
+        this.options.logger[retry >= 5 ? 'error' : 'warn']({ err: error, job_id: callback.job_id, retry, delay_ms: delayMs }, 'recording a callback attempt waits: a store is away'),
+    };
+    const attempt = this.options
+      .deliver(callback, waiting)
+      .catch((error) => {
+        // Stopping mid-record: the claim runs out and the attempt is made again by whoever claims it next.
+        if (error instanceof ConsumerStoppedError) return;
+        this.options.logger.error({ err: error, job_id: callback.job_id }, 'callback attempt failed unexpectedly; it is retried when its claim runs out');
+      })
+      .finally(() => {
+        this.inFlight.delete(attempt);
+        const left = (this.perHost.get(host) ?? 1) - 1;
+        if (left > 0) this.perHost.set(host, left);
+        else this.perHost.delete(host);
+        this.wake();
+      });
+    this.inFlight.add(attempt);
+  }
+
+  /** Milliseconds until the next callback comes due, within the poll interval. */
+  private async untilNextDue(): Promise<number> {
+    if (this.inFlight.size >= this.options.concurrency) return POLL_MS;
+    try {
+      const at = await nextDueAt(this.options.sql);
+      if (!at) return POLL_MS;
+      const ms = at.getTime() - Date.now();
+      // Due already yet not claimed: its host has no room here (a slot coming free wakes the loop), or another
+      // process holds it, or it came due just after the claim.
+      if (ms <= 0) return this.perHost.size > 0 ? POLL_MS : 50;
+      return Math.min(POLL_MS, ms);
+    } catch {
+      return POLL_MS;
+    }
+  }
+
+  private async idle(ms: number): Promise<void> {
+    if (this.woken || !this.running) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeUp = null;
+  }
+}

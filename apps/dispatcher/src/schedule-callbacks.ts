@@ -1,0 +1,122 @@
+import type { Kafka } from 'kafkajs';
+import type { Sql } from '@folio/db';
+import type { EventCodec } from '@folio/events';
+import {
+  batchWaiting,
+  ConsumerStoppedError,
+  consumerConfig,
+  keepConsuming,
+  retryTransient,
+  settle,
+  type KeptConsumer,
+  type RetryContext,
+} from '@folio/event-log';
+import type { Logger } from '@folio/logging';
+import { parkAndFailJob } from '@folio/parked-events';
+import { scheduleCallbacks } from '@folio/webhooks';
+
+export interface SchedulingOptions {
+  kafka: Kafka;
+  sql: Sql;
+  codec: EventCodec;
+  lifecycleTopic: string;
+  groupId: string;
+  /** The group's name without the topic prefix, as parked events record it. */
+  consumerName: string;
+  sessionTimeoutMs: number;
+  logger: Logger;
+  /** Told when callbacks were newly scheduled, so they go out at once rather than at the next poll. */
+  onScheduled(): void;
+}
+
+/** Tries an event that cannot be decoded gets before it is parked. */
+const PERMANENT_TRIES = 3;
+
+/**
+ * Turns terminal events into owed callbacks. The dispatcher group reads the lifecycle topic; for each batch it first
+ * waits until the projector has read past the batch (its checkpoint), because the callback must not leave before the
+ * job is final and readable at status_url, and its body is the read model's job. Then every job of the batch that
+ * is final and has a webhook_url gets a row in the durable schedule, and only then is the offset committed: a crash
+ * before that reads the batch again, and scheduling is idempotent.
+ *
+ * No event can stop it (invariant 10): one that does not decode is parked (the projector, which reads the same
+ * event, fails its job); while Postgres or the broker is away it waits on its offset.
+ */
+export async function startScheduling(options: SchedulingOptions): Promise<KeptConsumer> {
+  const { kafka, sql, codec, logger } = options;
+  const consumer = kafka.consumer(consumerConfig(options.groupId, options.sessionTimeoutMs));
+  await consumer.connect();
+  await consumer.subscribe({ topics: [options.lifecycleTopic], fromBeginning: true });
+  return keepConsuming(consumer, logger, options.groupId, {
+    eachBatchAutoResolve: false,
+    autoCommitInterval: 500,
+    partitionsConsumedConcurrently: 3,
+    eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+      if (batch.isEmpty() || !isRunning() || isStale()) return;
+      const waiting = batchWaiting(logger, 'scheduling callbacks', batch, { heartbeat, isRunning, isStale });
+      try {
+        const finished = new Set<string>();
+        for (const message of batch.messages) {
+          if (!message.value) continue;
+          const decoded = await settle(() => codec.decode(message.value!), { ...waiting, tries: PERMANENT_TRIES });
+          if (decoded.ok) {
+            if (decoded.value.type === 'JobSucceeded' || decoded.value.type === 'JobFailed') finished.add(decoded.value.job_id);
+            continue;
+          }
+          await parkAndFailJob(
+            { sql, publisher: null, logger, worker: 'dispatcher', waiting },
+            {
+              consumer: options.consumerName,
+              topic: batch.topic,
+              partition: batch.partition,
+              offset: Number(message.offset),
+              jobId: message.key?.toString('utf8') ?? null,
+              eventType: null,
+              error: decoded.error,
+              tries: decoded.tries,
+            },
+          );
+        }
+        if (finished.size > 0) {
+          await projectedPast(sql, batch.topic, batch.partition, Number(batch.lastOffset()), waiting, logger);
+          const scheduled = await retryTransient(() => scheduleCallbacks(sql, [...finished]), waiting);
+          if (scheduled > 0) {
+            logger.debug({ scheduled, topic: batch.topic, partition: batch.partition }, 'callbacks scheduled');
+            options.onScheduled();
+          }
+        }
+      } catch (error) {
+        // Stopping or rebalancing mid-wait: leave the batch to whoever reads the partition next.
+        if (error instanceof ConsumerStoppedError) return;
+        throw error;
+      }
+      resolveOffset(batch.lastOffset());
+      await heartbeat();
+      await commitOffsetsIfNecessary();
+    },
+  });
+}
+
+/**
+ * Waits until the projector's checkpoint for this partition is past `offset`: every event up to it has been applied
+ * (or parked) in the read models. The projector falling behind is a dependency being slow, not a fault of the event:
+ * the wait lasts as long as it does, heartbeating, and ends at once if the consumer stops.
+ */
+async function projectedPast(sql: Sql, topic: string, partition: number, offset: number, waiting: RetryContext, logger: Logger): Promise<void> {
+  const since = Date.now();
+  let warned = since;
+  for (let round = 0; ; round++) {
+    const [row] = await retryTransient(
+      () => sql<Array<{ next_offset: number }>>`select next_offset from projection_checkpoints where topic = ${topic} and partition = ${partition}`,
+      waiting,
+    );
+    if (row && Number(row.next_offset) > offset) return;
+    if (!waiting.active()) throw new ConsumerStoppedError();
+    if (Date.now() - warned > 30_000) {
+      warned = Date.now();
+      logger.warn({ topic, partition, offset, waited_ms: warned - since }, 'callbacks wait for the projector to catch up');
+    }
+    await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** Math.min(round, 6))));
+    await waiting.heartbeat?.().catch(() => {});
+  }
+}
