@@ -2,6 +2,7 @@ import type { Sql } from '@folio/db';
 import { readMessageAt } from '@folio/event-log';
 import type { EventCodec } from '@folio/events';
 import { reapplyEvent } from '@folio/projections';
+import { scheduleCallbacks } from '@folio/webhooks';
 import { findParked, listParked, markResolved, markStillParked, type ParkedEvent } from '@folio/parked-events';
 import type { Kafka } from 'kafkajs';
 
@@ -38,7 +39,8 @@ export interface RetryOutcome {
  * Re-applies parked events after their fault was mended: each is read again from its place in the log (the log
  * still holds it) and handed to the consumer's own code. For the projector that folds the job again with the event
  * in its place (`reapplyEvent`), so the read models match what a rebuild gives. A renderer's parked request had its job failed when it was parked, and a
- * job's end never changes, so for it the retry checks that the request now decodes and closes the record.
+ * job's end never changes, so for it the retry checks that the request now decodes and closes the record. For the
+ * dispatcher, a terminal event that now decodes schedules its job's callback (if one is owed and not yet scheduled).
  */
 export async function retryParked(deps: { sql: Sql; kafka: Kafka; codec: EventCodec }, which: number | 'all'): Promise<RetryOutcome[]> {
   const rows = which === 'all' ? await listParked(deps.sql) : [await findParked(deps.sql, which)].filter((r) => r !== null);
@@ -57,6 +59,11 @@ export async function retryParked(deps: { sql: Sql; kafka: Kafka; codec: EventCo
       if (row.consumer === 'folio-projector') {
         const how = await reapplyEvent(deps.sql, { topic: row.topic, partition: row.partition, offset: row.offset, event });
         detail = `${event.type} of job ${event.job_id} ${REAPPLIED[how]}`;
+      } else if (row.consumer === 'folio-dispatcher') {
+        // The dispatcher only schedules callbacks from terminal events; scheduling is idempotent.
+        const terminal = event.type === 'JobSucceeded' || event.type === 'JobFailed';
+        const scheduled = terminal ? await scheduleCallbacks(deps.sql, [event.job_id]) : 0;
+        detail = `${event.type} of job ${event.job_id} decodes; ${scheduled > 0 ? 'its callback is scheduled' : 'no callback was owed or it was scheduled already'}`;
       }
       await markResolved(deps.sql, row.id);
       outcomes.push({ id: row.id, applied: true, detail });

@@ -1,7 +1,7 @@
 import type { Sql } from '@folio/db';
 import { ConsumerStoppedError, type RetryContext } from '@folio/event-log';
 import type { Logger } from '@folio/logging';
-import { claimDueCallbacks, nextDueAt, type ScheduledCallback } from '@folio/webhooks';
+import { claimDueCallbacks, hostRoom, nextDueAt, type ScheduledCallback } from '@folio/webhooks';
 
 export interface DeliveryLoopOptions {
   sql: Sql;
@@ -18,9 +18,10 @@ export interface DeliveryLoopOptions {
 const POLL_MS = 1000;
 
 /**
- * Sends owed callbacks as they come due, with bounded concurrency and per-host fairness: no receiver host gets more
- * than `hostConcurrency` of the process's `concurrency` slots, so slow receivers (up to the 10 s answer time each)
- * can hold only their share while callbacks to everyone else keep flowing. Several dispatcher processes share the
+ * Sends owed callbacks as they come due, with bounded concurrency and per-host fairness: a receiver host is entitled
+ * to `hostConcurrency` of the process's `concurrency` slots and may borrow idle ones beyond that, but the last
+ * `hostConcurrency` free slots are kept for other hosts (`roomFor`). So slow receivers (up to the 10 s answer time
+ * each) never take every slot, and callbacks to everyone else keep flowing. Several dispatcher processes share the
  * schedule through Postgres (claims skip rows another holds).
  */
 export class DeliveryLoop {
@@ -57,11 +58,11 @@ export class DeliveryLoop {
       this.woken = false;
       let claimed: ScheduledCallback[] = [];
       try {
-        const { concurrency, hostConcurrency } = this.options;
+        const free = this.options.concurrency - this.inFlight.size;
         claimed = await claimDueCallbacks(this.options.sql, {
-          limit: concurrency - this.inFlight.size,
-          room: (host) => hostConcurrency - (this.perHost.get(host) ?? 0),
-          fullHosts: [...this.perHost].filter(([, n]) => n >= hostConcurrency).map(([host]) => host),
+          limit: free,
+          room: (host) => this.roomFor(host, free),
+          fullHosts: [...this.perHost.keys()].filter((host) => this.roomFor(host, free) <= 0),
           leaseMs: this.options.leaseMs,
         });
         failures = 0;
@@ -74,6 +75,10 @@ export class DeliveryLoop {
       if (claimed.length > 0 && this.inFlight.size < this.options.concurrency) continue;
       await this.idle(failures > 0 ? Math.min(10_000, 250 * 2 ** failures) : await this.untilNextDue());
     }
+  }
+
+  private roomFor(host: string, free: number): number {
+    return hostRoom({ hostInFlight: this.perHost.get(host) ?? 0, free, share: this.options.hostConcurrency });
   }
 
   private send(callback: ScheduledCallback): void {

@@ -22,7 +22,8 @@ await runService('dispatcher', async ({ config, logger }) => {
   const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
   await publisher.connect();
   const policy = new NetworkPolicy(config.allowPrivateHosts);
-  const agent = guardedAgent(policy, { connectTimeoutMs: config.webhookTimeoutMs, connections: config.webhookHostConcurrency });
+  // Connections per receiver: as many as the loop may send to one host (it bounds them, not the agent).
+  const agent = guardedAgent(policy, { connectTimeoutMs: config.webhookTimeoutMs, connections: config.webhookConcurrency });
   const context = {
     database,
     view: { sql: database.sql, store: createBlobStore(config) },

@@ -105,7 +105,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<KeptC
 async function projectedPast(sql: Sql, topic: string, partition: number, offset: number, waiting: RetryContext, logger: Logger): Promise<void> {
   const since = Date.now();
   let warned = since;
-  for (let round = 0; ; round++) {
+  for (;;) {
     const [row] = await retryTransient(
       () => sql<Array<{ next_offset: number }>>`select next_offset from projection_checkpoints where topic = ${topic} and partition = ${partition}`,
       waiting,
@@ -116,7 +116,8 @@ async function projectedPast(sql: Sql, topic: string, partition: number, offset:
       warned = Date.now();
       logger.warn({ topic, partition, offset, waited_ms: warned - since }, 'callbacks wait for the projector to catch up');
     }
-    await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** Math.min(round, 6))));
+    // The projector is usually a few milliseconds behind: look again soon, and less often once it is clearly away.
+    await new Promise((r) => setTimeout(r, Date.now() - since < 5000 ? 10 : 1000));
     await waiting.heartbeat?.().catch(() => {});
   }
 }

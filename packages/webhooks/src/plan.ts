@@ -27,3 +27,14 @@ export function afterAttempt(
   if (delay === undefined) return { outcome: 'gave_up', nextAttemptAt: null };
   return { outcome: 'retrying', nextAttemptAt: new Date(now.getTime() + delay) };
 }
+
+/**
+ * Callbacks one receiver host may start now, out of `free` idle slots: its `share` while it has fewer in flight;
+ * beyond that it may borrow idle slots, but never the last `share` of them, which stay free for callbacks to any
+ * other receiver. So a lone slow receiver still gets most of a dispatcher, and a fast one arriving meanwhile always
+ * finds a slot.
+ */
+export function hostRoom(options: { hostInFlight: number; free: number; share: number }): number {
+  const { hostInFlight, free, share } = options;
+  return Math.max(0, Math.min(free, Math.max(share - hostInFlight, free - share)));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterAttempt, isDelivered } from './plan.ts';
+import { afterAttempt, hostRoom, isDelivered } from './plan.ts';
 import { receiverHost } from './schedule.ts';
 
 const delays = [2000, 10_000, 60_000];
@@ -37,5 +37,22 @@ describe('receiverHost', () => {
     expect(receiverHost('https://127.0.0.1:8443/x')).toBe('127.0.0.1:8443');
     expect(receiverHost('https://[::1]/x')).toBe('[::1]:443');
     expect(receiverHost('not a url')).toBe('');
+  });
+});
+
+describe('hostRoom', () => {
+  it('gives a host its share of the idle slots', () => {
+    expect(hostRoom({ hostInFlight: 0, free: 64, share: 8 })).toBe(56);
+    expect(hostRoom({ hostInFlight: 0, free: 5, share: 8 })).toBe(5);
+    expect(hostRoom({ hostInFlight: 6, free: 4, share: 8 })).toBe(2);
+  });
+
+  it('lets a host borrow beyond its share only while that leaves a share of slots free for the others', () => {
+    // A lone slow receiver fills 56 of 64 slots; the last 8 stay free.
+    expect(hostRoom({ hostInFlight: 40, free: 24, share: 8 })).toBe(16);
+    expect(hostRoom({ hostInFlight: 56, free: 8, share: 8 })).toBe(0);
+    // Any other receiver can still start up to its share in those slots.
+    expect(hostRoom({ hostInFlight: 0, free: 8, share: 8 })).toBe(8);
+    expect(hostRoom({ hostInFlight: 9, free: 0, share: 8 })).toBe(0);
   });
 });

@@ -49,7 +49,7 @@ export async function scheduleCallbacks(sql: Sql, jobIds: string[]): Promise<num
 }
 
 /**
- * Claims up to `limit` due callbacks for this process, at most `perHost(host)` from any receiver host, skipping hosts
+ * Claims up to `limit` due callbacks for this process, at most `room(host)` for any receiver host, skipping hosts
  * that have no room (so a backlog for one slow receiver never stands in front of the others). The claim pushes each
  * row's due time `leaseMs` ahead: if this process dies mid-attempt, the row comes due again then and the attempt is
  * repeated; rows being worked on are invisible to other dispatchers meanwhile.
