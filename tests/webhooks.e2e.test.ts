@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey, KeySeal } from '@folio/keys';
 import { Receiver, selfSignedCertificate, type ReceivedCallback } from './support/receiver.ts';
+import { snapshot } from './support/jobs.ts';
 import { servePages } from './support/pages.ts';
 import { Stack } from './support/stack.ts';
 
@@ -231,5 +234,18 @@ describe('the job-finished callback', () => {
     for (const callback of received) expectSigned(callback, jobId);
     await new Promise((r) => setTimeout(r, DELAYS_MS[2]! + 1000));
     expect(receiver.at(path)).toHaveLength(3);
+  });
+
+  it('is rebuilt by a replay of the log (delivery_attempts as they were), and a replay sends nothing again', async () => {
+    const [projector] = stack.running('projector');
+    await projector!.stop();
+    const live = await snapshot(stack);
+    expect(live.deliveries.length).toBeGreaterThanOrEqual(20);
+    const sent = receiver.received.length;
+    await promisify(execFile)(process.execPath, ['node_modules/.bin/folio', 'replay'], { env: { ...process.env, ...stack.env } });
+    expect(await snapshot(stack)).toEqual(live);
+    await stack.waitConsuming(stack.spawn('projector'));
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(receiver.received.length).toBe(sent);
   });
 });

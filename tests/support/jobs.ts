@@ -23,10 +23,11 @@ export async function historyOf(stack: Stack, jobId: string): Promise<HistoryRow
 }
 
 /** The read models, in a stable order, for comparing a live projection with a rebuilt one. */
-export async function snapshot(stack: Stack): Promise<{ jobs: unknown[]; history: unknown[] }> {
+export async function snapshot(stack: Stack): Promise<{ jobs: unknown[]; history: unknown[]; deliveries: unknown[] }> {
   const jobs = await stack.sql`select * from jobs order by job_id`;
   const history = await stack.sql`select * from job_history order by event_id`;
-  return { jobs: [...jobs], history: [...history] };
+  const deliveries = await stack.sql`select * from delivery_attempts order by event_id`;
+  return { jobs: [...jobs], history: [...history], deliveries: [...deliveries] };
 }
 
 export function pidOfWorker(worker: string | null): number {

@@ -51,11 +51,12 @@ export class Receiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', async () => {
         const callback: ReceivedCallback = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks), at: Date.now() };
-        receiver.received.push(callback);
-        for (const listener of receiver.listeners) listener();
         const script = receiver.scripts.get(callback.path) ?? [];
         const answer = (script.length > 1 ? script.shift() : script[0]) ?? { status: 200 };
+        // What the test does on arrival happens before the callback counts as received (and before the answer).
         await onRequest?.(callback).catch(() => {});
+        receiver.received.push(callback);
+        for (const listener of receiver.listeners) listener();
         setTimeout(() => {
           if (res.destroyed) return;
           res.writeHead(answer.status, answer.headers ?? {});
