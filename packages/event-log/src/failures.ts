@@ -194,7 +194,7 @@ export function batchWaiting(
     onTransient: (error, retry, delayMs) =>
       logger[retry >= 5 ? 'error' : 'warn'](
         { err: error, topic: batch.topic, partition: batch.partition, retry, delay_ms: delayMs },
-        `${what} waits: a store or the broker is away; the batch is retried in place`,
+        `${what} waits: a store is away (Postgres, the broker or the registry); the batch is retried in place`,
       ),
   };
 }
