@@ -89,6 +89,15 @@ describe('the job-finished callback', () => {
       expect(JSON.parse(callback.body.toString('utf8'))).toMatchObject({ status: 'succeeded', job_id: jobId });
     }
     expect(JSON.parse(received.find((r) => r.headers['x-folio-job-id'] === pdf)!.body.toString()).result.file_url).toMatch(/^http/);
+    // Every header the OpenAPI document promises for the callback is sent, in the shape it states.
+    const document = (await stack.request('GET', '/v2/openapi.json')).body;
+    const promised = document.paths['/v2/convert'].post.callbacks.jobFinished['{$request.body#/webhook_url}'].post.parameters;
+    expect(promised.length).toBeGreaterThanOrEqual(5);
+    for (const header of promised) {
+      const sent = received[0]!.headers[header.name.toLowerCase()] as string;
+      expect(sent, header.name).toBeDefined();
+      if (header.schema.pattern) expect(sent, header.name).toMatch(new RegExp(header.schema.pattern));
+    }
     // One POST each, recorded as one delivered attempt, in the job's history too.
     await new Promise((r) => setTimeout(r, DELAYS_MS[0]! + 1000));
     expect(receiver.at(path)).toHaveLength(2);

@@ -109,6 +109,29 @@ export const jobFinishedCallback = (address: string) => ({
             schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
           },
           { name: JOB_ID_HEADER, in: 'header', required: true, description: 'the job’s id', schema: { type: 'string', format: 'uuid' } },
+          {
+            name: 'webhook-id',
+            in: 'header',
+            required: true,
+            description: 'Standard Webhooks: the message id, the job’s id (the same on every retry)',
+            schema: { type: 'string', format: 'uuid' },
+          },
+          {
+            name: 'webhook-timestamp',
+            in: 'header',
+            required: true,
+            description: 'Standard Webhooks: when this attempt was sent, in seconds since the epoch (refuse old ones to stop replays)',
+            schema: { type: 'string', pattern: '^[0-9]+$' },
+          },
+          {
+            name: 'webhook-signature',
+            in: 'header',
+            required: true,
+            description:
+              'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the API key’s bytes ' +
+              '(in a Standard Webhooks library: the key as a raw secret, or `whsec_` and the key in base64)',
+            schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]{43}=$' },
+          },
         ],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
         responses: { '2XX': { description: 'received; the body is ignored' } },
