@@ -1,4 +1,4 @@
-import { sanitizeContent, sanitizeHtml } from '@folio/article-html';
+import { renderedMarkdownBody, sanitizeContent, sanitizeHtml } from '@folio/article-html';
 import { withinNesting } from '@folio/dom';
 import type { ConversionOptions, InputKind } from '@folio/events';
 import {
@@ -7,6 +7,7 @@ import {
   detectLanguage,
   extractArticle,
   htmlToText,
+  nodeToText,
   NoArticleError,
   type ExtractedArticle,
 } from '@folio/extraction';
@@ -47,12 +48,7 @@ export async function articleFrom(
     }
   }
 
-  // Markup nested beyond reason is flattened before anything parses it (`withinNesting`).
-  const contentHtml =
-    input.kind === 'html'
-      ? sanitizeHtml(withinNesting(input.text), { baseUrl: options.source_url })
-      : sanitizeHtml(withinNesting(markdownToHtml(input.text)), { baseUrl: null });
-  const text = htmlToText(contentHtml);
+  const { contentHtml, text } = input.kind === 'html' ? suppliedHtml(input.text, options.source_url) : renderedMarkdown(input.text);
   const sourceUrl = input.kind === 'html' ? options.source_url : null;
   return {
     title: options.title ?? '',
@@ -69,6 +65,25 @@ export async function articleFrom(
     text,
     wordCount: countWords(text),
   };
+}
+
+/** Supplied HTML: sanitised by DOMPurify, then its text read from one parse of the result. */
+function suppliedHtml(html: string, sourceUrl: string | null): { contentHtml: string; text: string } {
+  // Markup nested beyond reason is flattened before anything parses it (`withinNesting`).
+  const contentHtml = sanitizeHtml(withinNesting(html), { baseUrl: sourceUrl });
+  return { contentHtml, text: htmlToText(contentHtml) };
+}
+
+/**
+ * Markdown, rendered by marked. Markup marked wrote itself needs no sanitiser beyond the address policy, and one
+ * parse gives both the markup and the text (`renderedMarkdownBody`); Markdown carrying raw HTML goes through
+ * DOMPurify like supplied HTML. Both ways give the same output (tested).
+ */
+function renderedMarkdown(markdown: string): { contentHtml: string; text: string } {
+  const html = withinNesting(markdownToHtml(markdown));
+  const rendered = renderedMarkdownBody(html);
+  if (!rendered) return suppliedHtml(html, null);
+  return { contentHtml: rendered.html(), text: nodeToText(rendered.body) };
 }
 
 function excerptOf(text: string): string | null {

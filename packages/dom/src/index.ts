@@ -59,3 +59,4 @@ export function parseHtmlDocument(html: string, url: string | null = null): Docu
 export function windowOf(document: Document): DomWindow | undefined {
   return parsedIn.get(document);
 }
+export * from './light.ts';

@@ -1,5 +1,5 @@
 export { extractArticle, type ExtractedArticle, type ExtractOptions } from './article.ts';
 export { NoArticleError } from './errors.ts';
-export { htmlToText, type TextOptions } from './text.ts';
+export { htmlToText, nodeToText, type TextOptions } from './text.ts';
 export { detectDirection, detectLanguage } from './language.ts';
 export { countWords } from './words.ts';
