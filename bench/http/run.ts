@@ -8,8 +8,6 @@
 // Run: npm run bench:http  (starts its own services under .folio/bench unless KAFKA_BROKERS etc. are set;
 // BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_KEYS adjust it)
 import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
@@ -17,6 +15,7 @@ import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { startJob } from '../../tests/support/jobs.ts';
 import { sampleArticle } from '../pipeline/markdown.ts';
+import { runStamp, writeSection } from '../docs-section.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -134,12 +133,9 @@ try {
   await load('warm-up unfinished polls', stack.url, waiting, CONNECTIONS, 3);
   results.push(await load(`GET /v2/jobs/{id}, queued jobs of ${KEYS} other keys`, stack.url, waiting, CONNECTIONS, SECONDS));
 
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
   const row = (f: Figures, connections: number) =>
     `| ${f.label} | ${connections} | ${f.perSecond.toFixed(0)} | ${f.p50} ms | ${f.p99} ms | ${f.limited} | ${f.other} |`;
-  const section = `<!-- bench:http (written by bench/http/run.ts) -->
-Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty ? ' (with uncommitted changes)' : ''}, ${SECONDS} s each after 3 s of warm-up, autocannon in the bench's own process:
+  writeSection('http', 'bench/http/run.ts', `${runStamp()}, ${SECONDS} s each after 3 s of warm-up, autocannon in the bench's own process:
 
 | path | connections | answered/s (200) | p50 | p99 | 429 | other |
 |---|---|---|---|---|---|---|
@@ -148,14 +144,7 @@ ${row(results[1]!, CONNECTIONS)}
 ${row(results[3]!, CONNECTIONS)}
 ${row(results[2]!, SYNC_CONNECTIONS)}
 
-Polling target ≥ 5,000/s on one API process with auth and limits on (the interface's budgets): finished jobs ${results[1]!.perSecond >= 5000 ? 'met' : 'NOT met'}, queued jobs ${results[3]!.perSecond >= 5000 ? 'met' : 'NOT met'} (${(results[1]!.perSecond / results[0]!.perSecond * 100).toFixed(0)} % and ${(results[3]!.perSecond / results[0]!.perSecond * 100).toFixed(0)} % of the bare route's rate).
-<!-- /bench:http -->`;
-  process.stdout.write(`\n${section}\n`);
-  const docs = resolve(ROOT, 'docs/benchmarks.md');
-  const text = readFileSync(docs, 'utf8');
-  const marked = /<!-- bench:http[^]*?<!-- \/bench:http -->/;
-  if (marked.test(text)) writeFileSync(docs, text.replace(marked, section));
-  else log('docs/benchmarks.md has no bench:http markers: the figures are printed above only');
+Polling target ≥ 5,000/s on one API process with auth and limits on (the interface's budgets): finished jobs ${results[1]!.perSecond >= 5000 ? 'met' : 'NOT met'}, queued jobs ${results[3]!.perSecond >= 5000 ? 'met' : 'NOT met'} (${(results[1]!.perSecond / results[0]!.perSecond * 100).toFixed(0)} % and ${(results[3]!.perSecond / results[0]!.perSecond * 100).toFixed(0)} % of the bare route's rate).`);
 } finally {
   bare?.stop();
   await started?.stop();

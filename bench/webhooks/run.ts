@@ -7,19 +7,17 @@
 //   (FOLIO_WEBHOOK_HOST_CONCURRENCY = FOLIO_WEBHOOK_CONCURRENCY, so the slow receiver may take every slot), then
 //   the dispatcher as configured by default. Writes its section of docs/benchmarks.md, stamped with date and commit.
 // Run: npm run bench:webhooks  (starts its own services under .folio/bench; BENCH_CALLBACKS, BENCH_SLOW_MS adjust it)
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '@folio/config';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Receiver, selfSignedCertificate } from '../../tests/support/receiver.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { percentile } from '../stats.ts';
+import { runStamp, writeSection } from '../docs-section.ts';
 
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 2000);
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 2000);
 const SUBMITTERS = 32;
-const ROOT = resolve(import.meta.dirname, '../..');
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const defaults = loadConfig({});
 
@@ -104,26 +102,16 @@ try {
   const baseline = await run('baseline-no-fairness', defaults.webhookConcurrency, defaults.webhookConcurrency);
   const folio = await run('folio-default', defaults.webhookConcurrency, defaults.webhookHostConcurrency);
 
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
   const row = (f: Figures, name: string) =>
     `| ${name} | ${f.concurrency} / ${f.perHost} | ${f.perSecond.toFixed(1)} | ${f.fast.p50} ms | ${f.fast.p95} ms | ${f.fast.lastS.toFixed(1)} s | ${f.slow.p50} ms | ${f.slow.p95} ms | ${f.slow.lastS.toFixed(1)} s |`;
-  const section = `<!-- bench:webhooks (written by bench/webhooks/run.ts) -->
-Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty ? ' (with uncommitted changes)' : ''}: ${CALLBACKS} async markdown→text jobs a run, half to a receiver answering at once, half to one answering after ${SLOW_MS / 1000} s, one dispatcher process:
+  writeSection('webhooks', 'bench/webhooks/run.ts', `${runStamp()}: ${CALLBACKS} async markdown→text jobs a run, half to a receiver answering at once, half to one answering after ${SLOW_MS / 1000} s, one dispatcher process:
 
 | dispatcher | slots / per host | callbacks/s | fast p50 | fast p95 | last fast | slow p50 | slow p95 | last slow |
 |---|---|---|---|---|---|---|---|---|
 ${row(baseline, 'without per-host fairness (baseline)')}
 ${row(folio, 'Folio default')}
 
-Latency is from the job's finished_at to the callback's arrival; "last" is seconds from the first job accepted to that receiver's last callback.
-<!-- /bench:webhooks -->`;
-  process.stdout.write(`\n${section}\n`);
-  const docs = resolve(ROOT, 'docs/benchmarks.md');
-  const text = readFileSync(docs, 'utf8');
-  const marked = /<!-- bench:webhooks[^]*?<!-- \/bench:webhooks -->/;
-  if (marked.test(text)) writeFileSync(docs, text.replace(marked, section));
-  else log('docs/benchmarks.md has no bench:webhooks markers: the figures are printed above only');
+Latency is from the job's finished_at to the callback's arrival; "last" is seconds from the first job accepted to that receiver's last callback.`);
 } finally {
   for (const receiver of receivers) await receiver.close();
   await stack?.stop();

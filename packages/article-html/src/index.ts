@@ -2,4 +2,4 @@ export { sanitizeContent, sanitizeHtml, type SanitizeContentOptions, type Saniti
 export { htmlToMarkdown, type MarkdownOptions } from './markdown.ts';
 export { articlePage, type ArticlePageInput } from './article-page.ts';
 export { ARTICLE_PAGE_CSP } from './content-security-policy.ts';
-export { renderedMarkdownBody } from './rendered-markdown.ts';
+export { plainMarkupBody } from './plain-markup.ts';

@@ -1,6 +1,6 @@
 import createDOMPurify, { type Config, type DOMPurify, type UponSanitizeAttributeHookEvent } from 'dompurify';
 import { DataImageStash } from './data-image-stash.ts';
-import { parseBase, safeSrcset, safeUrl, type UrlKind } from './url-policy.ts';
+import { parseBase, safeSrcset, safeUrl, urlKind } from './url-policy.ts';
 import { windowFor, windowOf } from '@folio/dom';
 
 /**
@@ -42,24 +42,6 @@ const CONFIG: Config = {
   ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
   KEEP_CONTENT: true,
 };
-
-/** How each address-bearing attribute is judged; `srcset` has its own path. */
-function urlKind(attribute: string, tag: string): UrlKind | null {
-  switch (attribute) {
-    case 'href':
-    case 'xlink:href':
-      return tag === 'image' ? 'image' : 'link';
-    case 'cite':
-      return 'link';
-    case 'src':
-      return tag === 'img' ? 'image' : 'resource';
-    case 'poster':
-    case 'background':
-      return 'image';
-    default:
-      return null;
-  }
-}
 
 /**
  * The base and the placeholder lookup of the sanitisation under way. DOMPurify's hooks belong to the instance, not to

@@ -66,6 +66,24 @@ export function safeUrl(raw: string, kind: UrlKind, base: URL | null): string | 
   }
 }
 
+/** How each address-bearing attribute is judged; `srcset` has its own path. */
+export function urlKind(attribute: string, tag: string): UrlKind | null {
+  switch (attribute) {
+    case 'href':
+    case 'xlink:href':
+      return tag === 'image' ? 'image' : 'link';
+    case 'cite':
+      return 'link';
+    case 'src':
+      return tag === 'img' ? 'image' : 'resource';
+    case 'poster':
+    case 'background':
+      return 'image';
+    default:
+      return null;
+  }
+}
+
 interface SrcsetCandidate {
   url: string;
   descriptor: string;

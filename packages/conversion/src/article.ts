@@ -1,4 +1,4 @@
-import { renderedMarkdownBody, sanitizeContent, sanitizeHtml } from '@folio/article-html';
+import { plainMarkupBody, sanitizeContent, sanitizeHtml } from '@folio/article-html';
 import { withinNesting } from '@folio/dom';
 import type { ConversionOptions, InputKind } from '@folio/events';
 import {
@@ -48,7 +48,8 @@ export async function articleFrom(
     }
   }
 
-  const { contentHtml, text } = input.kind === 'html' ? suppliedHtml(input.text, options.source_url) : renderedMarkdown(input.text);
+  const { contentHtml, text } =
+    input.kind === 'html' ? safeMarkup(input.text, options.source_url) : safeMarkup(markdownToHtml(input.text), null);
   const sourceUrl = input.kind === 'html' ? options.source_url : null;
   return {
     title: options.title ?? '',
@@ -67,23 +68,19 @@ export async function articleFrom(
   };
 }
 
-/** Supplied HTML: sanitised by DOMPurify, then its text read from one parse of the result. */
-function suppliedHtml(html: string, sourceUrl: string | null): { contentHtml: string; text: string } {
-  // Markup nested beyond reason is flattened before anything parses it (`withinNesting`).
-  const contentHtml = sanitizeHtml(withinNesting(html), { baseUrl: sourceUrl });
-  return { contentHtml, text: htmlToText(contentHtml) };
-}
-
 /**
- * Markdown, rendered by marked. Markup marked wrote itself needs no sanitiser beyond the address policy, and one
- * parse gives both the markup and the text (`renderedMarkdownBody`); Markdown carrying raw HTML goes through
- * DOMPurify like supplied HTML. Both ways give the same output (tested).
+ * Supplied HTML, and the markup marked renders from Markdown (which may carry raw HTML too), made safe with one parse
+ * that also gives the text: plain article markup needs nothing from the sanitiser but the address policy
+ * (`plainMarkupBody`); anything else goes through DOMPurify and its result is read for the text. Both ways give the
+ * same output (tested).
  */
-function renderedMarkdown(markdown: string): { contentHtml: string; text: string } {
-  const html = withinNesting(markdownToHtml(markdown));
-  const rendered = renderedMarkdownBody(html);
-  if (!rendered) return suppliedHtml(html, null);
-  return { contentHtml: rendered.html(), text: nodeToText(rendered.body) };
+function safeMarkup(html: string, baseUrl: string | null): { contentHtml: string; text: string } {
+  // Markup nested beyond reason is flattened before anything parses it (`withinNesting`).
+  const within = withinNesting(html);
+  const plain = plainMarkupBody(within, baseUrl);
+  if (plain) return { contentHtml: plain.html(), text: nodeToText(plain.body) };
+  const contentHtml = sanitizeHtml(within, { baseUrl });
+  return { contentHtml, text: htmlToText(contentHtml) };
 }
 
 function excerptOf(text: string): string | null {

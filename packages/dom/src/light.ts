@@ -86,12 +86,39 @@ export interface ParsedElement {
  * answers whether the element may stay; the first refusal ends the parse with null. The serialised markup (`html()`)
  * reflects the changes.
  */
-export function parseLightBodyIf(html: string, inspect: (element: ParsedElement) => boolean): LightBody | null {
-  const document = parse(`<!DOCTYPE html><body>${html}`);
-  const htmlElement = document.childNodes.find((n): n is Parse5Element => n.nodeName === 'html')!;
-  const body = htmlElement.childNodes.find((n): n is Parse5Element => n.nodeName === 'body')!;
+export function parseLightBodyIf(
+  html: string,
+  inspect: (element: ParsedElement) => boolean,
+  options: { asDomPurify?: boolean } = {},
+): LightBody | null {
+  const document = options.asDomPurify ? parseAsDomPurify(html) : parse(`<!DOCTYPE html><body>${html}`, { scriptingEnabled: false });
+  const body = bodyOf(document);
+  // A document can have no body at all (`<frameset>` takes its place): nothing in it is article content.
+  if (!body) return options.asDomPurify ? null : { body: new Element('body', []), html: () => '' };
   const light = convert(body, inspect, true);
   return light ? { body: light as LightElement, html: () => serialize(body) } : null;
+}
+
+/**
+ * The tree DOMPurify builds of a string: the string parsed as a whole document, as DOMParser does (no doctype, so in
+ * quirks mode, and from "before html", where a stray end tag is dropped), with its leading whitespace put back in
+ * front of the body's content.
+ */
+function parseAsDomPurify(html: string): DefaultTreeAdapterMap['document'] {
+  const leading = /^[\r\n\t ]+/.exec(html)?.[0];
+  const document = parse(html, { scriptingEnabled: false });
+  const body = bodyOf(document);
+  if (leading && body) {
+    const first = body.childNodes[0];
+    if (first?.nodeName === '#text') (first as DefaultTreeAdapterMap['textNode']).value = leading + (first as DefaultTreeAdapterMap['textNode']).value;
+    else body.childNodes.unshift({ nodeName: '#text', value: leading, parentNode: body } as DefaultTreeAdapterMap['textNode']);
+  }
+  return document;
+}
+
+function bodyOf(document: DefaultTreeAdapterMap['document']): Parse5Element | undefined {
+  const htmlElement = document.childNodes.find((n): n is Parse5Element => n.nodeName === 'html');
+  return htmlElement?.childNodes.find((n): n is Parse5Element => n.nodeName === 'body');
 }
 
 const REFUSED = Symbol('refused');

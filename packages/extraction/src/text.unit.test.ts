@@ -113,4 +113,8 @@ describe('htmlToText over the light tree', () => {
       { numRuns: 400 },
     );
   });
+
+  it('reads a document without a body (a frameset) as no text, without failing', () => {
+    expect(htmlToText('<frameset><frame src="x"></frameset>')).toBe('');
+  });
 });

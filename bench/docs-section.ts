@@ -1,0 +1,26 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** "Run of <UTC minute>, commit <hash>" and whether the tree had uncommitted changes: what every figure is stamped with. */
+export function runStamp(): string {
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+  return `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty ? ' (with uncommitted changes)' : ''}`;
+}
+
+/**
+ * Prints a benchmark's section and writes it into docs/benchmarks.md between its markers
+ * (`<!-- bench:<name> (written by …) -->` … `<!-- /bench:<name> -->`), so no figure there is typed by hand.
+ */
+export function writeSection(name: string, script: string, body: string): void {
+  const section = `<!-- bench:${name} (written by ${script}) -->\n${body.trim()}\n<!-- /bench:${name} -->`;
+  process.stdout.write(`\n${section}\n`);
+  const docs = resolve(ROOT, 'docs/benchmarks.md');
+  const text = readFileSync(docs, 'utf8');
+  const marked = new RegExp(`<!-- bench:${name}[^]*?<!-- /bench:${name} -->`);
+  if (marked.test(text)) writeFileSync(docs, text.replace(marked, () => section));
+  else process.stderr.write(`docs/benchmarks.md has no bench:${name} markers: the figures are printed above only\n`);
+}
