@@ -7,34 +7,55 @@
 const RTL_SCRIPTS = new Set(['Arabic', 'Hebrew', 'Syriac', 'Thaana']);
 const RTL_LANGUAGES = new Set(['ar', 'he', 'iw', 'fa', 'ur', 'ps', 'yi', 'dv', 'ckb', 'sd', 'ug', 'ku', 'syr', 'arc', 'nqo']);
 
-/** Letters counted per script in a sample of the text (the first 20,000 characters are plenty). */
+/** The last text counted: language and direction are asked of the same text one after the other. */
+let counted: { text: string; counts: Map<string, number> } | null = null;
+
+/**
+ * Letters counted per script in a sample of the text (the first 20,000 characters are plenty), in one pass: ASCII
+ * letters are Latin without asking a regular expression, and each other character is matched against the scripts
+ * until one claims it.
+ */
 function scriptCounts(text: string): Map<string, number> {
+  if (counted?.text === text) return counted.counts;
   const counts = new Map<string, number>();
   const sample = text.slice(0, 20_000);
-  for (const [script, pattern] of SCRIPTS) {
-    const n = sample.match(pattern)?.length ?? 0;
-    if (n) counts.set(script, n);
+  let latin = 0;
+  for (const char of sample) {
+    const code = char.charCodeAt(0);
+    if (code < 128) {
+      if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) latin++;
+      continue;
+    }
+    for (const [script, pattern] of SCRIPTS) {
+      if (pattern.test(char)) {
+        if (script === 'Latin') latin++;
+        else counts.set(script, (counts.get(script) ?? 0) + 1);
+        break;
+      }
+    }
   }
+  if (latin) counts.set('Latin', latin);
+  counted = { text, counts };
   return counts;
 }
 
 const SCRIPTS: [string, RegExp][] = [
-  ['Latin', /\p{Script=Latin}/gu],
-  ['Arabic', /\p{Script=Arabic}/gu],
-  ['Hebrew', /\p{Script=Hebrew}/gu],
-  ['Cyrillic', /\p{Script=Cyrillic}/gu],
-  ['Greek', /\p{Script=Greek}/gu],
-  ['Han', /\p{Script=Han}/gu],
-  ['Kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/gu],
-  ['Hangul', /\p{Script=Hangul}/gu],
-  ['Thai', /\p{Script=Thai}/gu],
-  ['Devanagari', /\p{Script=Devanagari}/gu],
-  ['Bengali', /\p{Script=Bengali}/gu],
-  ['Tamil', /\p{Script=Tamil}/gu],
-  ['Georgian', /\p{Script=Georgian}/gu],
-  ['Armenian', /\p{Script=Armenian}/gu],
-  ['Syriac', /\p{Script=Syriac}/gu],
-  ['Thaana', /\p{Script=Thaana}/gu],
+  ['Latin', /\p{Script=Latin}/u],
+  ['Arabic', /\p{Script=Arabic}/u],
+  ['Hebrew', /\p{Script=Hebrew}/u],
+  ['Cyrillic', /\p{Script=Cyrillic}/u],
+  ['Greek', /\p{Script=Greek}/u],
+  ['Han', /\p{Script=Han}/u],
+  ['Kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['Hangul', /\p{Script=Hangul}/u],
+  ['Thai', /\p{Script=Thai}/u],
+  ['Devanagari', /\p{Script=Devanagari}/u],
+  ['Bengali', /\p{Script=Bengali}/u],
+  ['Tamil', /\p{Script=Tamil}/u],
+  ['Georgian', /\p{Script=Georgian}/u],
+  ['Armenian', /\p{Script=Armenian}/u],
+  ['Syriac', /\p{Script=Syriac}/u],
+  ['Thaana', /\p{Script=Thaana}/u],
 ];
 
 export function detectDirection(text: string, lang: string | null = null): 'ltr' | 'rtl' | null {
