@@ -5,17 +5,26 @@
 // Both run in one process on the same pages, interleaved page by page (order alternating) over several rounds,
 // so machine load hits both alike. Quality: word 4-gram shingles, per-page P/R averaged, F1 of the averages
 // (metric.ts). Time: per page the median over rounds; then median and p95 over pages.
+// Cross-validation: the pages fall in two halves by site (dataset.ts, halfOf); quality is reported on half A, half B
+// and all pages, for Folio's text output with the title line first and for the baseline, so that a rule tuned on
+// one half can be judged on the other.
+// The results table is written into docs/benchmarks.md between the bench:extraction markers, stamped with the
+// date, the commit and whether the tree had uncommitted changes (as bench/http/run.ts does).
 // Also: one dev-set article with twelve inline data: images (≈2.4 MB of base64), where jsdom's parsing of data:
 // addresses dominates plain Readability's time and Folio stashes them behind placeholders.
-// Run: node --import tsx bench/extraction/run.ts   (env: BENCH_ROUNDS=3, BENCH_SHOW=<id prefix>)
+// Run: npm run bench:extraction   (env: BENCH_ROUNDS=3, BENCH_SHOW=<id prefix>: that page's text, docs left alone)
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Readability } from '@mozilla/readability';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { extractArticle, htmlToText, NoArticleError } from '@folio/extraction';
-import { type BenchPage, loadPages } from './dataset.ts';
+import { type BenchPage, type Half, loadPages } from './dataset.ts';
 import { type PageScore, scorePage, summarise } from './metric.ts';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const SHOW = process.env.BENCH_SHOW;
+const ROOT = resolve(import.meta.dirname, '../..');
 
 interface Run {
   text: string;
@@ -96,44 +105,60 @@ const rows = pages.map((page, i) => {
   const ours = scorePage(page.truth, r.ours!.text);
   baseScores.push(base);
   oursScores.push(ours);
-  titledScores.push(scorePage(page.truth, r.ours!.titled));
-  return { page, base, ours, r, baseMs: median(r.baseMs), oursMs: median(r.oursMs) };
+  const titled = scorePage(page.truth, r.ours!.titled);
+  titledScores.push(titled);
+  return { page, base, ours, titled, r, baseMs: median(r.baseMs), oursMs: median(r.oursMs) };
 });
 
 const b = summarise(baseScores);
 const o = summarise(oursScores);
-const t = summarise(titledScores);
 const baseTimes = rows.map((x) => x.baseMs);
 const oursTimes = rows.map((x) => x.oursMs);
 const f = (n: number) => n.toFixed(3);
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-console.log(`\n## Article extraction, dev set (${pages.length} pages, ${ROUNDS} rounds)\n`);
-console.log('| | F1 | precision | recall | median / page | p95 / page | empty pages |');
-console.log('|---|---|---|---|---|---|---|');
 const empty = (k: 'base' | 'ours') => rows.filter((x) => x.r[k]!.text.trim() === '').length;
-console.log(`| Readability + jsdom (baseline) | ${f(b.f1)} | ${f(b.precision)} | ${f(b.recall)} | ${ms(median(baseTimes))} | ${ms(percentile(baseTimes, 95))} | ${empty('base')} |`);
-console.log(`| Folio extractArticle + htmlToText | ${f(o.f1)} | ${f(o.precision)} | ${f(o.recall)} | ${ms(median(oursTimes))} | ${ms(percentile(oursTimes, 95))} | ${empty('ours')} |`);
-console.log(`| Folio, with the title line (as the text output prints it) | ${f(t.f1)} | ${f(t.precision)} | ${f(t.recall)} | (same run) | | ${empty('ours')} |`);
-console.log(`\nTime ratio Folio / baseline: median ${(median(oursTimes) / median(baseTimes)).toFixed(2)}×, ` +
-  `p95 ${(percentile(oursTimes, 95) / percentile(baseTimes, 95)).toFixed(2)}×, ` +
-  `total ${(oursTimes.reduce((a, c) => a + c, 0) / baseTimes.reduce((a, c) => a + c, 0)).toFixed(2)}×`);
 
-console.log('\nWorst pages for Folio by F1:\n');
-console.log('| page | F1 | precision | recall | baseline F1 | url |');
-console.log('|---|---|---|---|---|---|');
-for (const x of [...rows].sort((p, q) => p.ours.f1 - q.ours.f1).slice(0, 5)) {
-  console.log(`| ${x.page.id.slice(0, 12)} | ${f(x.ours.f1)} | ${f(x.ours.precision)} | ${f(x.ours.recall)} | ${f(x.base.f1)} | ${x.page.url} |`);
+/** Quality of the text output (title line first) and of the baseline on the pages of one half, or all. */
+const halves: [string, (half: Half) => boolean][] = [['half A', (h) => h === 'A'], ['half B', (h) => h === 'B'], ['all', () => true]];
+const quality = halves.map(([label, keep]) => {
+  const at = pages.map((page, i) => (keep(page.half) ? i : -1)).filter((i) => i >= 0);
+  return { label, n: at.length, ours: summarise(at.map((i) => titledScores[i]!)), base: summarise(at.map((i) => baseScores[i]!)) };
+});
+
+const out: string[] = [];
+out.push('| pages | n | Folio text output: precision | recall | F1 | Readability baseline: precision | recall | F1 |');
+out.push('|---|---|---|---|---|---|---|---|');
+for (const q of quality) {
+  out.push(`| ${q.label} | ${q.n} | ${f(q.ours.precision)} | ${f(q.ours.recall)} | **${f(q.ours.f1)}** | ${f(q.base.precision)} | ${f(q.base.recall)} | ${f(q.base.f1)} |`);
+}
+out.push('');
+out.push('| all pages | F1 | precision | recall | median / page | p95 / page | empty pages |');
+out.push('|---|---|---|---|---|---|---|');
+out.push(`| Readability + jsdom (\`textContent\`), baseline | ${f(b.f1)} | ${f(b.precision)} | ${f(b.recall)} | ${ms(median(baseTimes))} | ${ms(percentile(baseTimes, 95))} | ${empty('base')} |`);
+out.push(`| Folio \`htmlToText(extractArticle(…).contentHtml)\`, body only | ${f(o.f1)} | ${f(o.precision)} | ${f(o.recall)} | ${ms(median(oursTimes))} | ${ms(percentile(oursTimes, 95))} | ${empty('ours')} |`);
+out.push('');
+out.push(`Time ratio Folio / baseline: median ${(median(oursTimes) / median(baseTimes)).toFixed(2)}×, ` +
+  `p95 ${(percentile(oursTimes, 95) / percentile(baseTimes, 95)).toFixed(2)}×, ` +
+  `total ${(oursTimes.reduce((a, c) => a + c, 0) / baseTimes.reduce((a, c) => a + c, 0)).toFixed(2)}×.`);
+out.push('');
+out.push('Worst pages for the text output by F1:');
+out.push('');
+out.push('| page | half | F1 | precision | recall | baseline F1 | url |');
+out.push('|---|---|---|---|---|---|---|');
+for (const x of [...rows].sort((p, q) => p.titled.f1 - q.titled.f1).slice(0, 5)) {
+  out.push(`| ${x.page.id.slice(0, 8)} | ${x.page.half} | ${f(x.titled.f1)} | ${f(x.titled.precision)} | ${f(x.titled.recall)} | ${f(x.base.f1)} | ${x.page.url} |`);
 }
 const failed = rows.filter((x) => x.r.ours!.text.trim() === '' || x.r.base!.text.trim() === '');
+out.push('');
 if (failed.length) {
-  console.log('\nPages with empty output:\n');
+  out.push('Pages with empty output:');
+  out.push('');
   for (const x of failed) {
-    console.log(`- ${x.page.id.slice(0, 12)} baseline: ${x.r.base!.error ?? (x.r.base!.text.trim() ? 'ok' : 'empty')}; ` +
+    out.push(`- ${x.page.id.slice(0, 8)} baseline: ${x.r.base!.error ?? (x.r.base!.text.trim() ? 'ok' : 'empty')}; ` +
       `Folio: ${x.r.ours!.error ?? (x.r.ours!.text.trim() ? 'ok' : 'empty')} (${x.page.url})`);
   }
 } else {
-  console.log('\nNo page came out empty for Folio or the baseline.');
+  out.push('No page came out empty for Folio or the baseline.');
 }
 // A page heavy with inline images: the data: stash at work.
 if (!SHOW) {
@@ -151,8 +176,25 @@ if (!SHOW) {
     oursMs.push(timed(folio, heavy)[1]);
   }
   const kept = extractArticle(heavy.html, { url: heavy.url }).contentHtml.split(image).length - 1;
-  console.log(`\nData-heavy page (${(heavy.html.length / 1e6).toFixed(1)} MB, 12 inline data: images; median of 7): ` +
-    `baseline ${ms(median(baseMs))}, Folio ${ms(median(oursMs))}; images kept intact in contentHtml: ${kept}/12`);
+  out.push('');
+  out.push(`Data-heavy page (${(heavy.html.length / 1e6).toFixed(1)} MB, 12 inline data: images; median of 7): ` +
+    `baseline ${ms(median(baseMs))}, Folio ${ms(median(oursMs))}; images kept intact in contentHtml: ${kept}/12.`);
+}
+
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+const section = `<!-- bench:extraction (written by bench/extraction/run.ts) -->
+Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty ? ' (with uncommitted changes)' : ''}, ${pages.length} pages, ${ROUNDS} timed round(s); quality of the \`text\` output with its title line first, as Folio prints it:
+
+${out.join('\n')}
+<!-- /bench:extraction -->`;
+process.stdout.write(`\n${section}\n`);
+if (!SHOW) {
+  const docs = resolve(ROOT, 'docs/benchmarks.md');
+  const text = readFileSync(docs, 'utf8');
+  const marked = /<!-- bench:extraction[^]*?<!-- \/bench:extraction -->/;
+  if (marked.test(text)) writeFileSync(docs, text.replace(marked, () => section));
+  else log('docs/benchmarks.md has no bench:extraction markers: the figures are printed above only');
 }
 
 if (SHOW) for (const x of rows) console.log(`\n----- ${x.page.id}\n${x.r.ours!.text}`);

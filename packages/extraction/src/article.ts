@@ -9,6 +9,7 @@ import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import { prepareForReadability } from './prepare.ts';
 import { nodeToText } from './text.ts';
+import { withoutSiteName } from './title.ts';
 import { countWords } from './words.ts';
 
 export interface ExtractedArticle {
@@ -72,7 +73,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const statedDir = metadata.dir ?? directionOf(parsed.dir);
   const url = metadata.canonicalUrl ?? options.url;
   return {
-    title: cleanTitle(parsed.title ?? ''),
+    title: withoutSiteName(cleanTitle(parsed.title ?? ''), [metadata.siteName, hostname(options.url) ?? hostname(url)]),
     url,
     site: hostname(options.url) ?? hostname(url),
     author: metadata.author ?? byline(parsed.byline) ?? byline(prepared.byline),

@@ -29,6 +29,14 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toContain('The harbour commission met on Tuesday');
   });
 
+  it('removes a line saying a widget needs JavaScript, whatever the widget, but not a sentence about JavaScript', () => {
+    const { text } = extract(`${prose(3)}<p>This slideshow requires JavaScript.</p>
+      <p>This interactive map requires JavaScript</p><p>Please enable JavaScript to view the comments</p>
+      <p>The council's new booking site requires JavaScript, which older library computers cannot run.</p>${prose(3, 3)}`);
+    expect(text).not.toMatch(/slideshow|interactive map|enable JavaScript/);
+    expect(text).toContain('booking site requires JavaScript, which older library computers cannot run.');
+  });
+
   it("removes lists and lines of links to the site's other stories, with their label", () => {
     const { text } = extract(`${prose(5)}
       <p>More:</p>

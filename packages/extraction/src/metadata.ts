@@ -12,6 +12,8 @@ export interface PageMetadata {
   image: string | null;
   lang: string | null;
   dir: 'ltr' | 'rtl' | null;
+  /** The site's own name (`og:site_name`, `application-name`), when it states one. */
+  siteName: string | null;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -63,6 +65,7 @@ export function readMetadata(document: Document): PageMetadata {
     image: leadImage(article, meta, elements.links, base),
     lang: statedLanguage(document, meta, article),
     dir: statedDirection(document),
+    siteName: meta.get('og:site_name') ?? meta.get('application-name') ?? null,
   };
 }
 

@@ -3,11 +3,11 @@ import { normalisedText, words } from './text-measure.ts';
 import { elementsNamed, firstNamed, tagSet } from './elements.ts';
 
 /**
- * Lines that are the page talking about itself rather than the article: ad slots and loaders, "Posted …/Updated …"
- * datelines, filing and reading-time notes, cookie and copyright notices, and the promotional sign-off (follow us,
- * subscribe, get the app) that closes many articles.
+ * Lines that are the page talking about itself rather than the article: ad slots and loaders, notices that a widget
+ * needs JavaScript, "Posted …/Updated …" datelines, filing and reading-time notes, cookie and copyright notices,
+ * and the promotional sign-off (follow us, subscribe, get the app) that closes many articles.
  */
-const NOTICE = /^(?:advert(?:isement)?s?|ads?|sponsored(?: content)?|continue reading(?: below)?|skip to (?:main )?content|loading(?: content)?(?:\s*\.\.\.|…)?|this slideshow requires javascript\.?|comments?|share(?: this)?(?: article| story)?|print|e-?mail|tweet|breaking news|read more|close|caption|image \d+ of \d+|image \d+ of \/ \d+|reklame|anzeige|werbung|publicité|publicidade|publicidad|pubblicità|iklan)$/i;
+const NOTICE = /^(?:advert(?:isement)?s?|ads?|sponsored(?: content)?|continue reading(?: below)?|skip to (?:main )?content|loading(?: content)?(?:\s*\.\.\.|…)?|(?:this (?:[\w-]+ ){0,2}(?:requires|needs) javascript|(?:please )?(?:enable|turn on) javascript(?: to [\w ]{1,40})?|javascript (?:is )?(?:required|disabled))\.?|comments?|share(?: this)?(?: article| story)?|print|e-?mail|tweet|breaking news|read more|close|caption|image \d+ of \d+|reklame|anzeige|werbung|publicité|publicidade|publicidad|pubblicità|iklan)$/i;
 
 /** Short notes about the article or the site, recognised by how they begin or what they are about. */
 const NOTES: [RegExp, number][] = [
@@ -22,7 +22,7 @@ const NOTES: [RegExp, number][] = [
 /** "Posted/Updated/Published …" followed by a date. */
 const STAMP_PREFIX = /^(?:posted|updated|published|last updated|first published|modified|created)(?:\s+on)?\s*[:：]?\s/i;
 
-const SIGN_OFF = /\b(?:follow (?:us|him|her|them|me)\b|subscribe|sign up|newsletters?\b|join (?:us|our)\b|download (?:the|our) app|get the .{0,30}app\b|click here|have a tip\b|send us (?:a|your) tip)/i;
+const SIGN_OFF = /\b(?:follow (?:us|him|her|them|me)\b|subscribe|sign up|newsletters?\b|join (?:us|our)\b|download (?:the|our) app|get the .{0,30}app\b|click here)/i;
 const MAX_SIGN_OFF_WORDS = 40;
 const SIGN_OFF_SPAN = 4;
 
