@@ -15,6 +15,11 @@ import { superviseApp, type SupervisedApp } from './supervised-app.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stateDir = path.resolve(process.env.FOLIO_STATE_DIR ?? path.join(root, '.folio'));
 const devDir = path.join(stateDir, 'dev');
+/**
+ * The secret that seals API keys for signing callbacks lives where `npx folio keys create` looks for it by default
+ * (`<state>/key-secret`), not in the apps' own state folder, so keys made with the CLI sign the dev stack's callbacks.
+ */
+const keySecretFile = process.env.FOLIO_KEY_SECRET_FILE ?? path.join(stateDir, 'key-secret');
 const logDir = path.join(devDir, 'logs');
 const pidDir = path.join(devDir, 'pids');
 const APPS = ['projector', 'renderer', 'dispatcher', 'api'] as const;
@@ -53,7 +58,7 @@ async function developmentKey(databaseUrl: string): Promise<string> {
       const saved = readFileSync(file, 'utf8').trim();
       if ((await findKey(database.db, saved))?.active) return saved;
     }
-    const { key } = await createKey(database.db, keySeal({ keySecret: process.env.FOLIO_KEY_SECRET, stateDir: devDir }), 'paid');
+    const { key } = await createKey(database.db, keySeal({ keySecret: process.env.FOLIO_KEY_SECRET, keySecretFile }), 'paid');
     writeFileSync(file, `${key}\n`, { mode: 0o600 });
     return key;
   } finally {
@@ -79,7 +84,7 @@ async function main(): Promise<void> {
   mkdirSync(pidDir, { recursive: true });
   say('starting Folio (first start fetches and initialises services; later starts take seconds)');
   infra = await startLocalInfra({ stateDir: devDir, ports: defaultPorts, s3: false, log: (line) => say(`  ${line}`) });
-  const env: NodeJS.ProcessEnv = { ...process.env, ...infra.env, FOLIO_STATE_DIR: devDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...infra.env, FOLIO_STATE_DIR: devDir, FOLIO_KEY_SECRET_FILE: keySecretFile };
   const config = loadConfig(env);
   await migrateDatabase(config.databaseUrl);
   const key = await developmentKey(config.databaseUrl);

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import postgres from 'postgres';
 import { connect, migrateDatabase, type Database } from '@folio/db';
 import { createKey, keySeal, type Plan } from '@folio/keys';
+import { loadConfig } from '@folio/config';
 import { createDatabase, freePort } from '../../infra/services/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -169,7 +170,7 @@ export class Stack {
 
   /** A new API key; `documentLimit` is the key's own limit (`folio keys create --limit N`). */
   async createKey(plan: Plan = 'free', documentLimit: number | null = null): Promise<string> {
-    return (await createKey(this.database.db, keySeal({ keySecret: this.env.FOLIO_KEY_SECRET, stateDir: this.env.FOLIO_STATE_DIR! }), plan, documentLimit)).key;
+    return (await createKey(this.database.db, keySeal(loadConfig(this.env)), plan, documentLimit)).key;
   }
 
   async request(

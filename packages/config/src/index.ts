@@ -50,6 +50,8 @@ export interface Config {
    * generated once and kept in the state folder.
    */
   keySecret: string | undefined;
+  /** Where the generated secret is kept when FOLIO_KEY_SECRET is not set. */
+  keySecretFile: string;
   /** Inputs and results larger than this travel by claim check (object storage), never inside an event. */
   claimCheckBytes: number;
   renderConcurrency: number;
@@ -138,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookConcurrency: read.integer('FOLIO_WEBHOOK_CONCURRENCY', 64, { min: 1, max: 4096 }),
     webhookHostConcurrency: read.integer('FOLIO_WEBHOOK_HOST_CONCURRENCY', 8, { min: 1, max: 4096 }),
     keySecret: read.optional('FOLIO_KEY_SECRET'),
+    keySecretFile: resolve(read.string('FOLIO_KEY_SECRET_FILE', resolve(stateDir, 'key-secret'))),
     claimCheckBytes: read.integer('FOLIO_CLAIM_CHECK_BYTES', 64 * 1024, { min: 0, max: 512 * 1024 }),
     renderConcurrency: read.integer('FOLIO_RENDER_CONCURRENCY', 4, { min: 1, max: 64 }),
     renderAttempts: read.integer('FOLIO_RENDER_ATTEMPTS', 3, { min: 1, max: 10 }),

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 
 /**
  * The copy of each API key that signs its callbacks. Authentication needs only a hash of a key, but an HMAC needs the
@@ -58,13 +58,14 @@ export class SealError extends Error {
 
 /**
  * The seal of this deployment: FOLIO_KEY_SECRET when set (required when processes run on several hosts), otherwise
- * a secret generated once into the state folder, which every process of a one-machine deployment shares.
+ * a secret generated once into a file (FOLIO_KEY_SECRET_FILE, by default `key-secret` in the state folder), which
+ * every process of a one-machine deployment and the key CLI share.
  */
-export function keySeal(options: { keySecret: string | undefined; stateDir: string }): KeySeal {
+export function keySeal(options: { keySecret: string | undefined; keySecretFile: string }): KeySeal {
   if (options.keySecret) return new KeySeal(options.keySecret);
-  const path = join(options.stateDir, 'key-secret');
+  const path = options.keySecretFile;
   if (!existsSync(path)) {
-    mkdirSync(options.stateDir, { recursive: true });
+    mkdirSync(dirname(path), { recursive: true });
     try {
       writeFileSync(path, randomBytes(32), { flag: 'wx', mode: 0o600 });
     } catch (error) {

@@ -34,10 +34,10 @@ describe('KeySeal', () => {
 
   it('without FOLIO_KEY_SECRET, generates one secret into the state folder (0600) and keeps using it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-seal-'));
-    const first = keySeal({ keySecret: undefined, stateDir: dir });
-    const again = keySeal({ keySecret: undefined, stateDir: dir });
+    const first = keySeal({ keySecret: undefined, keySecretFile: join(dir, 'key-secret') });
+    const again = keySeal({ keySecret: undefined, keySecretFile: join(dir, 'key-secret') });
     expect(again.open(keyId, first.seal(keyId, apiKey))).toBe(apiKey);
     expect(statSync(join(dir, 'key-secret')).mode & 0o777).toBe(0o600);
-    expect(keySeal({ keySecret: secret, stateDir: dir }).secretId).toBe(new KeySeal(secret).secretId);
+    expect(keySeal({ keySecret: secret, keySecretFile: join(dir, 'key-secret') }).secretId).toBe(new KeySeal(secret).secretId);
   });
 });
