@@ -170,6 +170,7 @@ describe('the job pipeline, API → Kafka → renderer → Kafka → projector �
         'folio-projector': { members: 1, lag: expect.any(Number) },
         'folio-renderer-sync': { members: 1, lag: expect.any(Number) },
         'folio-renderer-async': { members: 1, lag: expect.any(Number) },
+        'folio-dispatcher': { members: 1, lag: expect.any(Number) },
       },
     });
 
@@ -182,5 +183,14 @@ describe('the job pipeline, API → Kafka → renderer → Kafka → projector �
     expect(unready.body.checks.consumers.error).toMatch(/nobody consumes for folio-renderer-sync, folio-renderer-async/);
     await stack.waitConsuming(stack.spawn('renderer'));
     await stack.waitReady();
+
+    // Without a dispatcher, callbacks wait (their schedule is durable) but jobs flow: still ready, and it shows.
+    await stack.running('dispatcher')[0]!.stop();
+    const withoutDispatcher = await stack.until(async () => {
+      const r = await stack.request('GET', '/readyz');
+      return r.body.checks?.consumers?.groups?.['folio-dispatcher']?.members === 0 && r;
+    }, 30_000, 'the dispatcher group to empty');
+    expect(withoutDispatcher.status).toBe(200);
+    await stack.waitConsuming(stack.spawn('dispatcher'));
   });
 });

@@ -1,0 +1,96 @@
+// bench/pdf-service: supplied HTML → pdf through the running service, beside the engine's print-only rate, in one run.
+//   service:    POST /v2/convert {html, output: "pdf"} (sync) and the download of its file_url, BENCH_CONCURRENCY
+//               requests in flight (default 4): HTTP, Kafka, the renderer (sanitise, article page, print), storage,
+//               the projector, the answer, the file.
+//   print-only: PdfRenderer.render of the very article page the engine prints for that input, in this process, the
+//               same number in flight: the browser's share alone.
+// The article is ~1,500 words (bench/pipeline's), as the HTML marked makes of it, no images. The two paths run in
+// alternating slices (BENCH_SLICES, default 6, of BENCH_SECONDS / slices each) so other load hits both alike.
+// Run: npm run bench:pdf-service  (starts its own services under .folio/bench; writes its section of docs/benchmarks.md)
+import { resolve } from 'node:path';
+import { Marked } from 'marked';
+import { prepare } from '@folio/conversion';
+import { DEFAULT_OPTIONS } from '@folio/events';
+import { PdfRenderer } from '@folio/pdf';
+import { startLocalInfra } from '../../infra/local.ts';
+import { Stack } from '../../tests/support/stack.ts';
+import { sampleArticle } from '../pipeline/markdown.ts';
+import { percentile } from '../stats.ts';
+import { runStamp, writeSection } from '../docs-section.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const SLICES = Number(process.env.BENCH_SLICES ?? 6);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const html = new Marked({ gfm: true }).parse(sampleArticle(1500)) as string;
+
+/** Runs `work` with `CONCURRENCY` in flight for `ms`; returns each finished one's duration. */
+async function slice(ms: number, work: () => Promise<void>): Promise<number[]> {
+  const times: number[] = [];
+  const until = Date.now() + ms;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < until) {
+        const t0 = performance.now();
+        await work();
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  return times;
+}
+
+const infra = await startLocalInfra({
+  stateDir: resolve('.folio/bench'),
+  ports: { kafka: 39092, kafkaController: 39093, registry: 38081, postgres: 35432, s3: 38333 },
+  s3: false,
+  log: (line) => log(`[infra] ${line}`),
+});
+let stack: Stack | null = null;
+const pdf = new PdfRenderer();
+try {
+  stack = await Stack.start({ infra: infra.env, env: { FOLIO_LOG_LEVEL: 'warn', FOLIO_RATE_LIMIT_SCALE: '1000' } });
+  const key = await stack.createKey('paid');
+  await pdf.start();
+  const printable = await prepare({ input: { kind: 'html', text: html }, output: 'pdf', options: DEFAULT_OPTIONS });
+  if (printable.kind !== 'print') throw new Error('expected a printable page');
+
+  let bytes = 0;
+  const service = async () => {
+    const answer = await stack!.request('POST', '/v2/convert', { key, json: { html, output: 'pdf' } });
+    if (answer.status !== 200) throw new Error(`convert failed: ${answer.status} ${answer.text.slice(0, 200)}`);
+    const file = await fetch(answer.body.file_url);
+    if (!file.ok) throw new Error(`download failed: ${file.status}`);
+    bytes = (await file.arrayBuffer()).byteLength;
+  };
+  const printOnly = async () => {
+    await pdf.render(printable.html, { pageSize: printable.pageSize });
+  };
+
+  // Warm both (the stack's browser and workers, this process's browser) before anything is measured.
+  await slice(5000, service);
+  await slice(3000, printOnly);
+  const times = { service: [] as number[], print: [] as number[] };
+  const sliceMs = (SECONDS * 1000) / SLICES;
+  for (let i = 0; i < SLICES; i++) {
+    times.service.push(...(await slice(sliceMs, service)));
+    times.print.push(...(await slice(sliceMs, printOnly)));
+  }
+  const rate = (list: number[]) => list.length / SECONDS;
+  const service_ = { perSecond: rate(times.service), p50: percentile(times.service, 50), p95: percentile(times.service, 95) };
+  const print_ = { perSecond: rate(times.print), p50: percentile(times.print, 50), p95: percentile(times.print, 95) };
+  log(`service ${service_.perSecond.toFixed(1)}/s p50 ${service_.p50.toFixed(0)} ms; print-only ${print_.perSecond.toFixed(1)}/s p50 ${print_.p50.toFixed(0)} ms`);
+  writeSection('pdf-service', 'bench/pdf-service/run.ts', `${runStamp()}: ~1,500-word article as supplied HTML (no images), ${CONCURRENCY} in flight, ${SECONDS} s each in ${SLICES} alternating slices; the PDF is ${(bytes / 1024).toFixed(0)} KiB.
+
+| path | documents/s | p50 | p95 |
+|---|---|---|---|
+| print-only: the engine's PdfRenderer on the same article page, in process (baseline) | ${print_.perSecond.toFixed(1)} | ${print_.p50.toFixed(0)} ms | ${print_.p95.toFixed(0)} ms |
+| through Folio: sync POST /v2/convert, then the download of file_url | ${service_.perSecond.toFixed(1)} | ${service_.p50.toFixed(0)} ms | ${service_.p95.toFixed(0)} ms |
+
+Target: ≥ 20 documents/s through the service — ${service_.perSecond >= 20 ? 'met' : 'NOT met'} (${((service_.perSecond / print_.perSecond) * 100).toFixed(0)} % of the print-only rate).`);
+} finally {
+  await pdf.close().catch(() => {});
+  await stack?.stop();
+  await infra.stop();
+}
