@@ -39,14 +39,16 @@ describe('the Kafka broker stopped for 10 s under load, then restarted', () => {
     const clients = [client(1), client(2), client(3)];
 
     await new Promise((r) => setTimeout(r, 3000));
+    const before = accepted.length;
     await kafka.stop();
     await new Promise((r) => setTimeout(r, 10_000));
     kafka = await startKafka(ports);
-    await new Promise((r) => setTimeout(r, 5000));
+    // The load goes on until the restarted broker has taken jobs again (how soon depends on how busy the machine is).
+    await stack.until(async () => accepted.length >= before + 15, 60_000, 'jobs accepted after the restart');
     load = false;
     await Promise.all(clients);
 
-    expect(accepted.length).toBeGreaterThan(30);
+    expect(before).toBeGreaterThan(0);
     for (const id of accepted) expect((await stack.waitForJob(key, id, 120_000)).status).toBe('succeeded');
 
     const rows = await stack.sql<{ job_id: string }[]>`select job_id from jobs`;

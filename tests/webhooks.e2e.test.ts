@@ -227,6 +227,11 @@ describe('the job-finished callback', () => {
     const jobId = await startJob({ markdown: 'Outlives its dispatcher.', output: 'text', webhook_url: `${receiver.origin}${path}` });
     await receiver.waitFor(path, 1);
     await attemptsOf(jobId, 1);
+    // Between attempts: the first is recorded in the schedule too (a kill before that would repeat it, as allowed).
+    await stack.until(async () => {
+      const [row] = await stack.sql`select attempts_made from delivery_schedule where job_id = ${jobId}`;
+      return row?.attempts_made === 1;
+    }, 30_000, 'the first attempt to be recorded in the schedule');
     const [dispatcher] = stack.running('dispatcher');
     await dispatcher!.kill();
     // Well past the first retry's time: with no dispatcher running, nothing is sent.
