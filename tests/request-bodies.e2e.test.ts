@@ -22,9 +22,17 @@ function streamBody(url: string, key: string, contentType: string, parts: { pref
   // A bare socket: the server answers and closes while the body is still being written, and the write then fails
   // (EPIPE, reset). An HTTP client gives up on the whole exchange then; here the answer already received is read.
   return new Promise((resolve, reject) => {
+    let left = parts.count;
+    let answered = false;
     const socket = connect(Number(port), hostname);
     const received: Buffer[] = [];
-    socket.on('data', (d) => received.push(d));
+    // Once the answer starts, writing stops: more bytes to a server that has closed make it reset the connection,
+    // and a reset can discard the answer before it is read.
+    socket.on('data', (d) => {
+      received.push(d);
+      left = 0;
+      answered = true;
+    });
     socket.on('error', () => {});
     socket.on('close', () => {
       const text = Buffer.concat(received).toString('utf8');
@@ -35,14 +43,13 @@ function streamBody(url: string, key: string, contentType: string, parts: { pref
     });
     const perChunk = Math.max(1, Math.floor((1024 * 1024) / unit.length));
     const chunk = Buffer.concat(Array.from({ length: perChunk }, () => unit));
-    let left = parts.count;
     const write = () => {
       while (left > 0 && socket.writable) {
         const n = Math.min(perChunk, left);
         left -= n;
         if (!socket.write(n === perChunk ? chunk : chunk.subarray(0, n * unit.length))) return void socket.once('drain', write);
       }
-      if (socket.writable) socket.write(parts.suffix);
+      if (socket.writable && !answered) socket.write(parts.suffix);
     };
     socket.once('connect', () => {
       socket.write(

@@ -79,6 +79,7 @@ export async function startScheduling(options: SchedulingOptions): Promise<KeptC
         }
         if (finished.size > 0) {
           await projectedPast(sql, batch.topic, batch.partition, Number(batch.lastOffset()), waiting, logger);
+          await requestsProjected(sql, [...finished], waiting, logger);
           const scheduled = await retryTransient(() => scheduleCallbacks(sql, [...finished]), waiting);
           if (scheduled > 0) {
             logger.debug({ scheduled, topic: batch.topic, partition: batch.partition }, 'callbacks scheduled');
@@ -117,6 +118,34 @@ async function projectedPast(sql: Sql, topic: string, partition: number, offset:
       logger.warn({ topic, partition, offset, waited_ms: warned - since }, 'callbacks wait for the projector to catch up');
     }
     // The projector is usually a few milliseconds behind: look again soon, and less often once it is clearly away.
+    await new Promise((r) => setTimeout(r, Date.now() - since < 5000 ? 10 : 1000));
+    await waiting.heartbeat?.().catch(() => {});
+  }
+}
+
+/**
+ * Waits until the request (JobQueued) of each of these jobs is projected too: it travels on a lane topic, not the
+ * lifecycle one, and the projector reads topics independently, so a job can be final in the read model before its
+ * key and webhook_url are there. Scheduling it then would miss the callback for good. A request the projector parked
+ * will never arrive: such a job owes no callback (its JobFailed says why), and is not waited for.
+ */
+async function requestsProjected(sql: Sql, jobIds: string[], waiting: RetryContext, logger: Logger): Promise<void> {
+  const since = Date.now();
+  let warned = since;
+  for (;;) {
+    const pending = await retryTransient(
+      () => sql<Array<{ job_id: string }>>`
+        select job_id from jobs
+        where job_id in ${sql(jobIds)} and key_id is null
+          and not exists (select 1 from parked_events p where p.consumer = 'folio-projector' and p.job_id = jobs.job_id::text)`,
+      waiting,
+    );
+    if (pending.length === 0) return;
+    if (!waiting.active()) throw new ConsumerStoppedError();
+    if (Date.now() - warned > 30_000) {
+      warned = Date.now();
+      logger.warn({ jobs: pending.length, waited_ms: warned - since }, 'callbacks wait for the projector to read the jobs\' requests');
+    }
     await new Promise((r) => setTimeout(r, Date.now() - since < 5000 ? 10 : 1000));
     await waiting.heartbeat?.().catch(() => {});
   }
