@@ -17,6 +17,7 @@ import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from '../pipeline/markdown.ts';
 import { percentile } from '../stats.ts';
 import { runStamp, writeSection } from '../docs-section.ts';
+import { addCpu, cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SLICES = Number(process.env.BENCH_SLICES ?? 6);
@@ -73,8 +74,12 @@ try {
   await slice(3000, printOnly);
   const times = { service: [] as number[], print: [] as number[] };
   const sliceMs = (SECONDS * 1000) / SLICES;
+  // The service slices' CPU, by process: the print-only slices (this process's own browser) are left out.
+  const serviceCpu: CpuSnapshot = new Map();
   for (let i = 0; i < SLICES; i++) {
+    const before = cpuSnapshot();
     times.service.push(...(await slice(sliceMs, service)));
+    addCpu(serviceCpu, cpuSpent(before, cpuSnapshot()));
     times.print.push(...(await slice(sliceMs, printOnly)));
   }
   const rate = (list: number[]) => list.length / SECONDS;
@@ -88,7 +93,11 @@ try {
 | print-only: the engine's PdfRenderer on the same article page, in process (baseline) | ${print_.perSecond.toFixed(1)} | ${print_.p50.toFixed(0)} ms | ${print_.p95.toFixed(0)} ms |
 | through Folio: sync POST /v2/convert, then the download of file_url | ${service_.perSecond.toFixed(1)} | ${service_.p50.toFixed(0)} ms | ${service_.p95.toFixed(0)} ms |
 
-Target: ≥ 20 documents/s through the service — ${service_.perSecond >= 20 ? 'met' : 'NOT met'} (${((service_.perSecond / print_.perSecond) * 100).toFixed(0)} % of the print-only rate).`);
+Target: ≥ 20 documents/s through the service — ${service_.perSecond >= 20 ? 'met' : 'NOT met'} (${((service_.perSecond / print_.perSecond) * 100).toFixed(0)} % of the print-only rate).
+
+Where a document's CPU went through the service (every process this benchmark started, over the service's slices; "benchmark" is the load generator with its downloads):
+
+${cpuTable(serviceCpu, times.service.length, 'document')}`);
 } finally {
   await pdf.close().catch(() => {});
   await stack?.stop();

@@ -1,0 +1,116 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * CPU time spent by this benchmark's own process tree, by role: the services it started (api, renderer, projector,
+ * dispatcher: `apps/<name>`), the infrastructure (Kafka, the schema registry, Postgres), the browsers under them, and
+ * the benchmark itself. On two shared cores a throughput figure is a CPU budget split between all of them, so the
+ * CPU a job costs each one says where a target is lost. Only descendants of this process count: other work on the
+ * machine does not. Linux only (/proc); elsewhere the snapshot is empty and the table says so.
+ */
+export type CpuSnapshot = Map<string, number>;
+
+interface ProcessInfo {
+  ppid: number;
+  cpuMs: number;
+  args: string[];
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on every Linux this runs on
+
+function readProcesses(): Map<number, ProcessInfo> {
+  const processes = new Map<number, ProcessInfo>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return processes;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The command name is in parentheses and may hold spaces: fields are counted after its closing one.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      processes.set(Number(entry), {
+        ppid: Number(fields[1]),
+        cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+        args,
+      });
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return processes;
+}
+
+/** The role a process names for itself, or null when it takes its parent's. */
+function ownRole(pid: number, info: ProcessInfo): string | null {
+  if (pid === process.pid) return 'benchmark';
+  const app = info.args.map((a) => /apps\/([a-z-]+)\/src\/main\.ts$/.exec(a)?.[1]).find(Boolean);
+  if (app) return app;
+  const command = info.args.join(' ');
+  if (/java/.test(info.args[0] ?? '')) return /schema/i.test(command) ? 'schema registry' : /kafka/i.test(command) ? 'Kafka' : 'java';
+  if (/(^|\/)postgres$/.test(info.args[0] ?? '') || /^postgres:/.test(info.args[0] ?? '')) return 'Postgres';
+  return null;
+}
+
+export function cpuSnapshot(): CpuSnapshot {
+  const processes = readProcesses();
+  const roles = new Map<number, string>();
+  const roleOf = (pid: number): string | null => {
+    if (roles.has(pid)) return roles.get(pid)!;
+    const info = processes.get(pid);
+    if (!info) return null;
+    let role = ownRole(pid, info);
+    if (role === null) {
+      const parent = info.ppid > 0 ? roleOf(info.ppid) : null;
+      if (parent === null) return null;
+      // Chromium and other helpers take the role of what started them, named apart (a renderer's browser).
+      const isChromium = /chrom/i.test(info.args[0] ?? '');
+      role = isChromium && !parent.endsWith('Chromium') ? `${parent}: Chromium` : parent;
+    }
+    roles.set(pid, role);
+    return role;
+  };
+  const snapshot: CpuSnapshot = new Map();
+  for (const [pid, info] of processes) {
+    const role = roleOf(pid);
+    if (role !== null) snapshot.set(role, (snapshot.get(role) ?? 0) + info.cpuMs);
+  }
+  return snapshot;
+}
+
+/** CPU milliseconds by role between two snapshots (roles that used none are left out). */
+export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): CpuSnapshot {
+  const spent: CpuSnapshot = new Map();
+  for (const [role, ms] of after) {
+    const delta = ms - (before.get(role) ?? 0);
+    if (delta > 0) spent.set(role, delta);
+  }
+  return spent;
+}
+
+/** Adds `more` into `total` (for measurements made of several slices). */
+export function addCpu(total: CpuSnapshot, more: CpuSnapshot): void {
+  for (const [role, ms] of more) total.set(role, (total.get(role) ?? 0) + ms);
+}
+
+/**
+ * A Markdown table of CPU a unit of work (`unit`: "job", "document") by role, largest first, with the total and the
+ * rate two cores could sustain at that cost.
+ */
+export function cpuTable(spent: CpuSnapshot, units: number, unit: string, cores = 2): string {
+  if (spent.size === 0 || units === 0) return `CPU by process: not measured (no /proc here).`;
+  const rows = [...spent].sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
+  const per = (ms: number) => `${(ms / units).toFixed(1)} ms`;
+  return [
+    `| process (with its children) | CPU a ${unit} |`,
+    '|---|---|',
+    ...rows.map(([role, ms]) => `| ${role} | ${per(ms)} |`),
+    `| **all** | **${per(total)}** |`,
+    '',
+    `At ${per(total)} of CPU a ${unit}, ${cores} cores can do at most ${((cores * 1000 * units) / total).toFixed(0)} ${unit}s/s.`,
+  ].join('\n');
+}
