@@ -1,8 +1,14 @@
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer, type TopicMessages } from 'kafkajs';
 import { EventCodec, keyOf, topicOf, type JobEvent, type Topics } from '@folio/events';
 
 /** Kafka's default message limit is 1 MB; events stay far below it (invariant 6). */
 export const MAX_EVENT_BYTES = 256 * 1024;
+
+/**
+ * At most this much is written in one produce request. A topic's record batch may be 1 MB (`max.message.bytes`),
+ * and everything for one partition in a request is one batch: this leaves room, and any single event fits.
+ */
+const MAX_WRITE_BYTES = 768 * 1024;
 
 export class EventTooLargeError extends Error {
   constructor(event: JobEvent, size: number) {
@@ -11,12 +17,37 @@ export class EventTooLargeError extends Error {
   }
 }
 
+interface Encoded {
+  messages: Array<{ topic: string; key: string; value: Buffer }>;
+  bytes: number;
+}
+
+interface Pending {
+  /** The call's events, encoded (Avro through the registry: asynchronous, so a call is queued before it is ready). */
+  encoding: Promise<Encoded>;
+  /** Written in a request of its own: a shared write with it was refused. */
+  alone?: boolean;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 /**
  * Writes job events: Avro-encoded, keyed by job id, through an idempotent producer that waits for every in-sync
  * replica (acks=all), so an event is durable once `publish` resolves.
+ *
+ * The producer has one request in flight (what keeps an idempotent producer's order). Calls made while a write is
+ * under way are written together in the next request (a group commit): an idle publisher writes at once, a busy one
+ * (a renderer finishing jobs in several partitions, the API taking requests) sends one request for many events
+ * instead of queueing one request for each, which is most of the broker's and the client's work per event. Each
+ * call's events stay in their order, and calls in the order they were made. When a shared write fails, every call
+ * in it fails, and each caller's own retry applies, as it would have alone; but when the broker refuses it for good
+ * (a protocol error that is not retriable: a record or a batch it will not take), each call is written again on its
+ * own, so one call's fault stays its own.
  */
 export class EventPublisher {
   private readonly producer: Producer;
+  private readonly queue: Pending[] = [];
+  private writing = false;
 
   constructor(
     kafka: Kafka,
@@ -38,19 +69,95 @@ export class EventPublisher {
     return this.producer.disconnect();
   }
 
-  async publish(...events: JobEvent[]): Promise<void> {
-    const byTopic = new Map<string, Array<{ key: string; value: Buffer }>>();
+  publish(...events: JobEvent[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      // Queued at once, in call order, whatever order the encodings finish in.
+      const encoding = this.encode(events);
+      encoding.catch(() => {}); // reported to the caller when its turn comes
+      this.queue.push({ encoding, resolve, reject });
+      void this.writeQueued();
+    });
+  }
+
+  private async encode(events: JobEvent[]): Promise<Encoded> {
+    const messages: Encoded['messages'] = [];
+    let bytes = 0;
     for (const event of events) {
       const topic = topicOf(event, this.topics);
       const value = await this.codec.encode(event, topic);
       if (value.length > MAX_EVENT_BYTES) throw new EventTooLargeError(event, value.length);
-      const messages = byTopic.get(topic) ?? [];
-      messages.push({ key: keyOf(event), value });
-      byTopic.set(topic, messages);
+      messages.push({ topic, key: keyOf(event), value });
+      bytes += value.length;
     }
-    await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-    });
+    return { messages, bytes };
   }
+
+  /** Writes what is queued, a request at a time, until the queue is empty. */
+  private async writeQueued(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) {
+        const group = await this.takeGroup();
+        if (group.length === 0) continue;
+        try {
+          await this.producer.sendBatch({ acks: -1, topicMessages: byTopic(group.map((g) => g.encoded)) });
+          for (const { call } of group) call.resolve();
+        } catch (error) {
+          if (group.length > 1 && refusedForGood(error)) this.queue.unshift(...group.map(({ call }) => ({ ...call, alone: true })));
+          else for (const { call } of group) call.reject(error);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /**
+   * The calls at the head of the queue that fit in one request, once encoded (at least one, unless the head could not
+   * be encoded: that call fails alone and the group is empty).
+   */
+  private async takeGroup(): Promise<Array<{ call: Pending; encoded: Encoded }>> {
+    const group: Array<{ call: Pending; encoded: Encoded }> = [];
+    let bytes = 0;
+    while (this.queue.length > 0) {
+      const call = this.queue[0]!;
+      if (group.length > 0 && call.alone) break;
+      let encoded: Encoded;
+      try {
+        encoded = await call.encoding;
+      } catch (error) {
+        this.queue.shift();
+        call.reject(error);
+        if (group.length === 0) return group;
+        continue;
+      }
+      if (group.length > 0 && bytes + encoded.bytes > MAX_WRITE_BYTES) break;
+      this.queue.shift();
+      group.push({ call, encoded });
+      bytes += encoded.bytes;
+      if (call.alone) break;
+    }
+    return group;
+  }
+}
+
+/** A refusal by the broker that retrying the same request cannot change. */
+function refusedForGood(error: unknown): boolean {
+  // By name, as failures.ts tells kafkajs errors apart: kafkajs' error classes are not named exports under ESM.
+  const { name, retriable } = (error ?? {}) as { name?: unknown; retriable?: unknown };
+  return name === 'KafkaJSProtocolError' && retriable === false;
+}
+
+function byTopic(group: Encoded[]): TopicMessages[] {
+  const topics = new Map<string, TopicMessages>();
+  for (const call of group) {
+    for (const { topic, key, value } of call.messages) {
+      let entry = topics.get(topic);
+      if (!entry) topics.set(topic, (entry = { topic, messages: [] }));
+      entry.messages.push({ key, value });
+    }
+  }
+  return [...topics.values()];
 }
