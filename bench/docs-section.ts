@@ -20,7 +20,8 @@ export function writeSection(name: string, script: string, body: string): void {
   process.stdout.write(`\n${section}\n`);
   const docs = resolve(ROOT, 'docs/benchmarks.md');
   const text = readFileSync(docs, 'utf8');
-  const marked = new RegExp(`<!-- bench:${name}[^]*?<!-- /bench:${name} -->`);
+  // The name is followed by a space, so that `render` does not take `render-end-to-end`'s opening marker for its own.
+  const marked = new RegExp(`<!-- bench:${name} [^]*?<!-- /bench:${name} -->`);
   if (marked.test(text)) writeFileSync(docs, text.replace(marked, () => section));
   else process.stderr.write(`docs/benchmarks.md has no bench:${name} markers: the figures are printed above only\n`);
 }
