@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Prepares a machine to run Folio: npm dependencies, and the Java services' binaries (Kafka, S3Proxy, Apicurio
-// Registry) fetched from Maven Central into the cache. Idempotent and fast when everything is in place.
+// Registry) fetched from Maven Central into the cache, Chromium from Debian, and DOMPurify's test vectors from npm. Idempotent and fast when everything is in place.
 // Runs before node_modules exists: node: builtins only.
 //
 // Env: FOLIO_CACHE_DIR (default ~/.cache/folio); KAFKA_BROKERS / SCHEMA_REGISTRY_URL / S3_ENDPOINT skip fetching the
@@ -306,6 +306,46 @@ function installChromium() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// DOMPurify's own published test vectors, for the sanitiser's tests
+
+/**
+ * DOMPurify publishes its test vectors (test/fixtures/expect.js: payload and expected output) in its repository; the
+ * newest release on the npm registry whose package still carries them is 0.8.2 (186 vectors). The tarball is checked
+ * against its pinned integrity and only that file (with the licence) is kept, in the cache, never in git; nothing of
+ * it is installed or run. packages/article-html/src/dompurify-vectors.unit.test.ts reads it.
+ */
+const DOMPURIFY_VECTORS = {
+  version: '0.8.2',
+  integrity: 'sha512-KdYlJDlMSVD7Wm5a7njSNedZivxz0j+8W13rkkJD95DjoNGhxvOXuhiYsXn84M6u31R12uwjO5JaMG7Xh2n8Rw==',
+};
+
+function ensureDompurifyVectors() {
+  const { version, integrity } = DOMPURIFY_VECTORS;
+  const dir = path.join(cache, 'dompurify-vectors', version);
+  if (fs.existsSync(path.join(dir, 'expect.js'))) return;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-dompurify-'));
+  try {
+    say(`fetching DOMPurify ${version}'s published test vectors from the npm registry`);
+    run('npm', ['pack', `dompurify@${version}`, '--pack-destination', work, '--silent'], { stdio: ['ignore', 'ignore', process.stderr] });
+    const tarball = path.join(work, `dompurify-${version}.tgz`);
+    const actual = `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`;
+    if (actual !== integrity) fail(`dompurify-${version}.tgz does not match its pinned integrity (${actual})`);
+    run('tar', ['xzf', tarball, '-C', work, 'package/test/fixtures/expect.js', 'package/LICENSE']);
+    const partial = `${dir}.partial`;
+    fs.rmSync(partial, { recursive: true, force: true });
+    fs.mkdirSync(partial, { recursive: true });
+    fs.copyFileSync(path.join(work, 'package/LICENSE'), path.join(partial, 'LICENSE'));
+    fs.copyFileSync(path.join(work, 'package/test/fixtures/expect.js'), path.join(partial, 'expect.js'));
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.renameSync(partial, dir);
+  } catch (err) {
+    fail(`fetching DOMPurify's test vectors failed: ${err.message}`);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 
 const t0 = Date.now();
 ensureNodeModules();
@@ -314,4 +354,5 @@ const local = services.filter((s) => !process.env[s.envVar]?.trim());
 if (local.length) requireJava();
 for (const svc of local) ensureService(svc);
 installChromium();
+ensureDompurifyVectors();
 say(`ok (${Date.now() - t0} ms)`);
