@@ -15,8 +15,8 @@ export interface LightMarkdownOptions {
 /**
  * Markdown from an already parsed light tree (@folio/dom), byte for byte what turndown gives for the same markup
  * (`htmlToMarkdownByTurndown`), in a fraction of its time. That path parses the markup again with domino, clones
- * it, and turndown then asks every node questions that walk its whole subtree (is it blank: its text and 27 `getElementsByTagName`;
- * its flanking whitespace: its text again): ≈8 ms for a 1,500-word article.
+ * it, and turndown then asks every node questions that walk its whole subtree (is it blank: its text and 27
+ * `getElementsByTagName`; its flanking whitespace: its text again): ≈8 ms for a 1,500-word article.
  *
  * Turndown's output is the specification, so turndown does the writing here too: every node goes through the same
  * service's rules (`forNode`, its rules' replacements, its escape, `tidy`). What this file replaces is only the tree
