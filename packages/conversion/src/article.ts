@@ -1,5 +1,5 @@
 import { plainMarkupBody, sanitizeContent, sanitizeHtml } from '@folio/article-html';
-import { withinNesting } from '@folio/dom';
+import { withinNesting, type LightElement } from '@folio/dom';
 import type { ConversionOptions, InputKind } from '@folio/events';
 import {
   countWords,
@@ -16,7 +16,13 @@ import { ConversionError } from './errors.ts';
 import { isHomepage } from './homepage.ts';
 import { markdownToHtml } from './markdown.ts';
 
-export type Article = ExtractedArticle;
+export interface Article extends ExtractedArticle {
+  /**
+   * The tree `contentHtml` was serialised from, when the content was parsed once already (supplied plain markup,
+   * `safeMarkup`): the Markdown outputs are written from it instead of parsing the markup again.
+   */
+  contentTree?: LightElement;
+}
 
 /**
  * The article behind any input, with sanitised content: a web page is fetched and reduced to its article; supplied
@@ -48,7 +54,7 @@ export async function articleFrom(
     }
   }
 
-  const { contentHtml, text } =
+  const { contentHtml, text, contentTree } =
     input.kind === 'html' ? safeMarkup(input.text, options.source_url) : safeMarkup(markdownToHtml(input.text), null);
   const sourceUrl = input.kind === 'html' ? options.source_url : null;
   return {
@@ -65,20 +71,21 @@ export async function articleFrom(
     contentHtml,
     text,
     wordCount: countWords(text),
+    contentTree,
   };
 }
 
 /**
  * Supplied HTML, and the markup marked renders from Markdown (which may carry raw HTML too), made safe with one parse
- * that also gives the text: plain article markup needs nothing from the sanitiser but the address policy
- * (`plainMarkupBody`); anything else goes through DOMPurify and its result is read for the text. Both ways give the
- * same output (tested).
+ * that also gives the text and the tree the Markdown outputs are written from: plain article markup needs nothing
+ * from the sanitiser but the address policy (`plainMarkupBody`); anything else goes through DOMPurify and its result
+ * is read for the text. Both ways give the same output (tested).
  */
-function safeMarkup(html: string, baseUrl: string | null): { contentHtml: string; text: string } {
+function safeMarkup(html: string, baseUrl: string | null): { contentHtml: string; text: string; contentTree?: LightElement } {
   // Markup nested beyond reason is flattened before anything parses it (`withinNesting`).
   const within = withinNesting(html);
   const plain = plainMarkupBody(within, baseUrl);
-  if (plain) return { contentHtml: plain.html(), text: nodeToText(plain.body) };
+  if (plain) return { contentHtml: plain.html(), text: nodeToText(plain.body), contentTree: plain.body };
   const contentHtml = sanitizeHtml(within, { baseUrl });
   return { contentHtml, text: htmlToText(contentHtml) };
 }

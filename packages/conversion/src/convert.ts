@@ -63,7 +63,7 @@ export async function prepare(request: ConversionRequest, deps: EngineDeps = {})
     case 'html':
       return { kind: 'content', output, content: page(article, options), document };
     case 'markdown': {
-      const body = htmlToMarkdown(article.contentHtml, { includeLinks });
+      const body = htmlToMarkdown(article.contentHtml, { includeLinks, parsed: article.contentTree });
       return { kind: 'content', output, content: article.title ? `# ${article.title}\n\n${body}` : body, document };
     }
     case 'text': {
@@ -78,7 +78,7 @@ export async function prepare(request: ConversionRequest, deps: EngineDeps = {})
         content: JSON.stringify({
           ...document,
           content_html: article.contentHtml,
-          content_markdown: htmlToMarkdown(article.contentHtml, { includeLinks: true }),
+          content_markdown: htmlToMarkdown(article.contentHtml, { includeLinks: true, parsed: article.contentTree }),
         }),
         document,
       };
