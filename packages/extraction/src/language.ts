@@ -137,14 +137,27 @@ const STOPWORDS: Record<string, string[]> = {
   vi: ['và', 'của', 'là', 'có', 'không', 'những', 'được', 'một', 'các', 'cho', 'trong', 'với', 'người', 'này', 'đã', 'khi', 'để', 'từ', 'cũng', 'như', 'đến', 'năm', 'về', 'sẽ', 'ra', 'thì', 'nhưng', 'lại', 'theo', 'đó'],
 };
 
-const STOPWORD_SETS = Object.entries(STOPWORDS).map(([lang, words]) => [lang, new Set(words)] as const);
+const STOPWORD_LANGUAGES = Object.keys(STOPWORDS);
+/** Each stop word with the languages (indices into STOPWORD_LANGUAGES) it is one of. */
+const STOPWORD_INDEX = new Map<string, number[]>();
+STOPWORD_LANGUAGES.forEach((lang, index) => {
+  for (const word of new Set(STOPWORDS[lang])) {
+    const languages = STOPWORD_INDEX.get(word) ?? [];
+    languages.push(index);
+    STOPWORD_INDEX.set(word, languages);
+  }
+});
 
 function latinLanguage(text: string): string | null {
   const words = text.slice(0, 20_000).toLowerCase().match(/\p{L}+/gu) ?? [];
   if (words.length < 8) return null;
-  const scores = STOPWORD_SETS.map(([lang, set]) => [lang, words.filter((w) => set.has(w)).length] as const).sort(
-    (a, b) => b[1] - a[1],
-  );
+  // One lookup a word (its languages), rather than a pass over the words for each language.
+  const hits = new Array<number>(STOPWORD_LANGUAGES.length).fill(0);
+  for (const word of words) {
+    const languages = STOPWORD_INDEX.get(word);
+    if (languages) for (const index of languages) hits[index]!++;
+  }
+  const scores = STOPWORD_LANGUAGES.map((lang, index) => [lang, hits[index]!] as const).sort((a, b) => b[1] - a[1]);
   const [best, second] = scores;
   if (!best || best[1] / words.length < 0.08) return null;
   if (second && best[1] < second[1] * 1.25) return null;
