@@ -102,13 +102,15 @@ export function addCpu(total: CpuSnapshot, more: CpuSnapshot): void {
  */
 export function cpuTable(spent: CpuSnapshot, units: number, unit: string, cores = 2): string {
   if (spent.size === 0 || units === 0) return `CPU by process: not measured (no /proc here).`;
+  // Processes that only idled (a browser never used in this phase) would show as 0.0 ms: left out, counted in the total.
   const rows = [...spent].sort((a, b) => b[1] - a[1]);
+  const shown = rows.filter(([, ms]) => ms / units >= 0.05);
   const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
   const per = (ms: number) => `${(ms / units).toFixed(1)} ms`;
   return [
     `| process (with its children) | CPU a ${unit} |`,
     '|---|---|',
-    ...rows.map(([role, ms]) => `| ${role} | ${per(ms)} |`),
+    ...shown.map(([role, ms]) => `| ${role} | ${per(ms)} |`),
     `| **all** | **${per(total)}** |`,
     '',
     `At ${per(total)} of CPU a ${unit}, ${cores} cores can do at most ${((cores * 1000 * units) / total).toFixed(0)} ${unit}s/s.`,
