@@ -7,6 +7,7 @@
 // req/s and p50/p99 latency from autocannon. Writes its section of docs/benchmarks.md, stamped with date and commit.
 // Run: npm run bench:http  (starts its own services under .folio/bench unless KAFKA_BROKERS etc. are set;
 // BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_KEYS adjust it)
+import { BENCH_PORTS } from '../ports.ts';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -78,7 +79,7 @@ async function startBare(body: string): Promise<{ url: string; stop(): void }> {
 
 const infra = await startLocalInfra({
   stateDir: resolve('.folio/bench'),
-  ports: { kafka: 39092, kafkaController: 39093, registry: 38081, postgres: 35432, s3: 38333 },
+  ports: BENCH_PORTS,
   s3: false,
   log: (line) => log(`[infra] ${line}`),
 });

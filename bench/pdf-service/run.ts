@@ -7,6 +7,7 @@
 // The article is ~1,500 words (bench/pipeline's), as the HTML marked makes of it, no images. The two paths run in
 // alternating slices (BENCH_SLICES, default 6, of BENCH_SECONDS / slices each) so other load hits both alike.
 // Run: npm run bench:pdf-service  (starts its own services under .folio/bench; writes its section of docs/benchmarks.md)
+import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';
 import { Marked } from 'marked';
 import { prepare } from '@folio/conversion';
@@ -44,7 +45,7 @@ async function slice(ms: number, work: () => Promise<void>): Promise<number[]> {
 
 const infra = await startLocalInfra({
   stateDir: resolve('.folio/bench'),
-  ports: { kafka: 39092, kafkaController: 39093, registry: 38081, postgres: 35432, s3: 38333 },
+  ports: BENCH_PORTS,
   s3: false,
   log: (line) => log(`[infra] ${line}`),
 });

@@ -1,4 +1,5 @@
 // Where the time of a sync call goes: from the events' own timestamps. Run: node --import tsx bench/pipeline/probe.ts
+import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
@@ -6,7 +7,7 @@ import { sampleArticle } from './markdown.ts';
 
 const infra = process.env.BENCH_INFRA ? { env: JSON.parse(process.env.BENCH_INFRA), stop: async () => {} } : await startLocalInfra({
   stateDir: resolve('.folio/bench'),
-  ports: { kafka: 39092, kafkaController: 39093, registry: 38081, postgres: 35432, s3: 38333 },
+  ports: BENCH_PORTS,
   s3: false,
   log: () => {},
 });

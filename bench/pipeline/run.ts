@@ -7,6 +7,7 @@
 //       against the same conversion function called in-process, p50/p95, in the same run;
 //   (b) async throughput, jobs/s, for 1,000 markdown→text jobs with 1 and with 2 renderer processes.
 // Run: npm run bench:pipeline  (starts its own services under .folio/bench; writes its section of docs/benchmarks.md)
+import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';
 import { convert } from '@folio/conversion';
 import { loadConfig } from '@folio/config';
@@ -36,7 +37,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const infra = await startLocalInfra({
   stateDir: resolve('.folio/bench'),
-  ports: { kafka: 39092, kafkaController: 39093, registry: 38081, postgres: 35432, s3: 38333 },
+  ports: BENCH_PORTS,
   s3: false,
   log: (line) => log(`[infra] ${line}`),
 });

@@ -7,6 +7,7 @@
 //   (FOLIO_WEBHOOK_HOST_CONCURRENCY = FOLIO_WEBHOOK_CONCURRENCY, so the slow receiver may take every slot), then
 //   the dispatcher as configured by default. Writes its section of docs/benchmarks.md, stamped with date and commit.
 // Run: npm run bench:webhooks  (starts its own services under .folio/bench; BENCH_CALLBACKS, BENCH_SLOW_MS adjust it)
+import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';
 import { loadConfig } from '@folio/config';
 import { startLocalInfra } from '../../infra/local.ts';
@@ -33,7 +34,7 @@ interface Figures {
 
 const infra = await startLocalInfra({
   stateDir: resolve('.folio/bench'),
-  ports: { kafka: 39092, kafkaController: 39093, registry: 38081, postgres: 35432, s3: 38333 },
+  ports: BENCH_PORTS,
   s3: false,
   log: (line) => log(`[infra] ${line}`),
 });
