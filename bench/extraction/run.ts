@@ -9,22 +9,19 @@
 // and all pages, for Folio's text output with the title line first and for the baseline, so that a rule tuned on
 // one half can be judged on the other.
 // The results table is written into docs/benchmarks.md between the bench:extraction markers, stamped with the
-// date, the commit and whether the tree had uncommitted changes (as bench/http/run.ts does).
+// date, the commit and whether the tree had uncommitted changes, by bench/docs-section.ts as every benchmark.
 // Also: one dev-set article with twelve inline data: images (≈2.4 MB of base64), where jsdom's parsing of data:
 // addresses dominates plain Readability's time and Folio stashes them behind placeholders.
 // Run: npm run bench:extraction   (env: BENCH_ROUNDS=3, BENCH_SHOW=<id prefix>: that page's text, docs left alone)
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Readability } from '@mozilla/readability';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { extractArticle, htmlToText, NoArticleError } from '@folio/extraction';
 import { type BenchPage, type Half, loadPages } from './dataset.ts';
 import { type PageScore, scorePage, summarise } from './metric.ts';
+import { runStamp, writeSection } from '../docs-section.ts';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const SHOW = process.env.BENCH_SHOW;
-const ROOT = resolve(import.meta.dirname, '../..');
 
 interface Run {
   text: string;
@@ -181,20 +178,11 @@ if (!SHOW) {
     `baseline ${ms(median(baseMs))}, Folio ${ms(median(oursMs))}; images kept intact in contentHtml: ${kept}/12.`);
 }
 
-const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
-const section = `<!-- bench:extraction (written by bench/extraction/run.ts) -->
-Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty ? ' (with uncommitted changes)' : ''}, ${pages.length} pages, ${ROUNDS} timed round(s); quality of the \`text\` output with its title line first, as Folio prints it:
+const body = `${runStamp()}, ${pages.length} pages, ${ROUNDS} timed round(s); quality of the \`text\` output with its title line first, as Folio prints it:
 
-${out.join('\n')}
-<!-- /bench:extraction -->`;
-process.stdout.write(`\n${section}\n`);
-if (!SHOW) {
-  const docs = resolve(ROOT, 'docs/benchmarks.md');
-  const text = readFileSync(docs, 'utf8');
-  const marked = /<!-- bench:extraction[^]*?<!-- \/bench:extraction -->/;
-  if (marked.test(text)) writeFileSync(docs, text.replace(marked, () => section));
-  else log('docs/benchmarks.md has no bench:extraction markers: the figures are printed above only');
-}
+${out.join('\n')}`;
+// BENCH_SHOW looks at one page: the figures are printed, docs left alone.
+if (SHOW) process.stdout.write(`\n${body}\n`);
+else writeSection('extraction', 'bench/extraction/run.ts', body);
 
 if (SHOW) for (const x of rows) console.log(`\n----- ${x.page.id}\n${x.r.ours!.text}`);
