@@ -14,7 +14,13 @@ export type Job = Schemas['Job'];
 /** The interface's error codes, exactly as the API documents them. */
 export type ErrorCode = ErrorObject['code'];
 
-type ConvertBody = paths['/v2/convert']['post']['requestBody']['content']['application/json'];
+/**
+ * The API tolerates parameters it does not know (its schema allows additional properties, so the generated type has
+ * an index signature). The SDK does not: without the index signature a misspelt parameter is a compile error.
+ */
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+/** The key travels as a bearer token, never as a parameter. */
+type ConvertBody = Omit<KnownKeys<paths['/v2/convert']['post']['requestBody']['content']['application/json']>, 'api_key'>;
 export type Output = NonNullable<ConvertBody['output']>;
 
 /** Parameters of a synchronous conversion: everything /v2/convert takes except what makes it a background job. */
