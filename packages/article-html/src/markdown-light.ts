@@ -1,7 +1,8 @@
 import type { LightElement } from '@folio/dom';
 import type TurndownService from 'turndown';
 import { serviceFor, tidy } from './markdown-service.ts';
-import { safeUrl } from './url-policy.ts';
+import { keepsImage } from './markdown-rules.ts';
+import { RESHAPED_IN_CELLS } from './markdown-tables.ts';
 
 export interface LightMarkdownOptions {
   includeLinks?: boolean;
@@ -81,13 +82,6 @@ const KNOWN = new Map(
     'COL', 'TH', 'TD', 'INPUT', 'CENTER', 'PICTURE', 'SOURCE',
   ].map((name) => [name.toLowerCase(), name]),
 );
-
-/** What `shapeTables` (markdown-tables.ts) rewrites inside a table cell; a cell holding none is left as it is. */
-const RESHAPED_IN_CELLS = new Set([
-  'BR', 'HR', 'PRE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'LI', 'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'CENTER',
-  'DD', 'DETAILS', 'DIV', 'DL', 'DT', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'HEADER', 'HGROUP', 'MAIN', 'NAV', 'OL', 'P',
-  'SECTION', 'SUMMARY', 'UL',
-]);
 
 type WorkNode = WorkText | WorkElement;
 
@@ -255,7 +249,7 @@ class Copier {
 
   element(light: LightElement, parent: WorkElement | null, inCell: boolean, inParagraph: boolean): WorkElement {
     const name = nameOf(light);
-    if (inCell && RESHAPED_IN_CELLS.has(name)) refuse();
+    if (inCell && RESHAPED_IN_CELLS.has(light.localName)) refuse();
     if (name === 'TABLE' && inParagraph) refuse();
     const element = new WorkElement(name, light, parent);
     if (parent) this.meet(element);
@@ -345,11 +339,6 @@ function nameOf(light: LightElement): string {
   const type = light.getAttribute('type');
   if (name === 'INPUT' ? type !== 'checkbox' : type?.toLowerCase() === 'checkbox') refuse();
   return name;
-}
-
-/** `dropImages`: without links no image stays; with them, those with a safe address. */
-function keepsImage(image: LightElement, includeLinks: boolean): boolean {
-  return includeLinks && safeUrl(image.getAttribute('src') ?? '', 'image', null) !== null;
 }
 
 /** `shapeTables`' layout table: one holding a table, or with at most one cell. */

@@ -43,9 +43,12 @@ export function linkRule(includeLinks: boolean): TurndownService.Rule {
  * repeats the caption next to it); with it, only those whose address is unsafe.
  */
 export function dropImages(root: Element, includeLinks: boolean): void {
-  for (const image of Array.from(root.querySelectorAll('img'))) {
-    if (!includeLinks || safeUrl(image.getAttribute('src') ?? '', 'image', null) === null) image.remove();
-  }
+  for (const image of Array.from(root.querySelectorAll('img'))) if (!keepsImage(image, includeLinks)) image.remove();
+}
+
+/** Whether `dropImages` leaves an image: with `includeLinks`, one whose address is safe. */
+export function keepsImage(image: Pick<Element, 'getAttribute'>, includeLinks: boolean): boolean {
+  return includeLinks && safeUrl(image.getAttribute('src') ?? '', 'image', null) !== null;
 }
 
 /** An image with its address (only safe ones are left by `dropImages`). */

@@ -11,10 +11,16 @@
  * Only core DOM methods are used (no `append`, `prepend`, `:scope`), so this works on domino's DOM as on jsdom's.
  */
 
-const CELL_BLOCKS = [
+const CELL_BLOCK_NAMES = [
   'address', 'article', 'aside', 'blockquote', 'center', 'dd', 'details', 'div', 'dl', 'dt', 'figcaption', 'figure',
   'footer', 'header', 'hgroup', 'li', 'main', 'nav', 'ol', 'p', 'section', 'summary', 'ul',
-].join(',');
+];
+const CELL_BLOCKS = CELL_BLOCK_NAMES.join(',');
+
+/** Every element `flattenCell` rewrites: a cell holding none of them is left as it is. */
+export const RESHAPED_IN_CELLS: ReadonlySet<string> = new Set([
+  ...CELL_BLOCK_NAMES, 'br', 'hr', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li',
+]);
 
 function isLayoutTable(table: Element): boolean {
   return Boolean(table.querySelector('table')) || table.querySelectorAll('td, th').length <= 1; // domino answers undefined, not null

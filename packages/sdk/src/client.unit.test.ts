@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Folio } from './client.ts';
 import { FolioError } from './errors.ts';
-import { failed, fakeApi, fileResult, JOB_ID, type Reply } from './fake-api.ts';
+import { failed, fakeApi, fileResult, JOB_ID, type Reply } from './test-support/fake-api.ts';
 
 const folioWith = (replies: Reply[], options: { maxRetries?: number; timeoutMs?: number } = {}) => {
   const api = fakeApi(replies);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Folio } from './client.ts';
 import { FolioError } from './errors.ts';
-import { failed, fakeApi, fileResult, JOB_ID, type Reply } from './fake-api.ts';
+import { failed, fakeApi, fileResult, JOB_ID, type Reply } from './test-support/fake-api.ts';
 
 const job = (status: string, extra: object = {}) => ({ status, job_id: JOB_ID, created_at: '2026-01-01T00:00:00.000Z', ...extra });
 const unfinished = (status: 'queued' | 'processing', retryAfter: string): Reply => ({ status: 200, body: job(status), headers: { 'retry-after': retryAfter } });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // The dispatcher's own signer: what the SDK accepts is what the service sends.
 import { signCallback } from '../../webhooks/src/sign.ts';
-import { JOB_ID } from './fake-api.ts';
+import { JOB_ID } from './test-support/fake-api.ts';
 import { verifyWebhook } from './webhooks.ts';
 
 const KEY = 'fk_live_0123456789abcdef';
