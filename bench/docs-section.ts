@@ -27,3 +27,8 @@ export function writeSection(name: string, script: string, body: string): void {
   if (marked.test(text)) writeFileSync(docs, text.replace(marked, () => section));
   else process.stderr.write(`docs/benchmarks.md has no bench:${name} markers: the figures are printed above only\n`);
 }
+
+/** "met" or "NOT met", as every benchmark prints its targets. */
+export function verdict(met: boolean): string {
+  return met ? 'met' : 'NOT met';
+}

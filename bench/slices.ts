@@ -12,6 +12,8 @@ export interface Measured {
   /** CPU milliseconds a document: this process (every thread), and the Chromium processes it started (process-cpu.ts). */
   nodeCpuMs: number;
   chromiumCpuMs: number;
+  /** CPU milliseconds in all, by process (process-cpu.ts roles), over this path's slices. */
+  cpu: CpuSnapshot;
 }
 
 export interface SliceOptions {
@@ -60,10 +62,6 @@ export async function alternate(paths: Path[], { workers, seconds, slices, warmu
     count: t.latencies.length,
     nodeCpuMs: (t.cpu.get('benchmark') ?? 0) / t.latencies.length,
     chromiumCpuMs: (t.cpu.get('benchmark: Chromium') ?? 0) / t.latencies.length,
+    cpu: t.cpu,
   }));
-}
-
-/** "met" or "NOT met", as every benchmark prints its targets. */
-export function verdict(met: boolean): string {
-  return met ? 'met' : 'NOT met';
 }

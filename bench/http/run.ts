@@ -16,7 +16,7 @@ import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { startJob } from '../../tests/support/jobs.ts';
 import { sampleArticle } from '../pipeline/markdown.ts';
-import { runStamp, writeSection } from '../docs-section.ts';
+import { runStamp, verdict, writeSection } from '../docs-section.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -145,7 +145,7 @@ ${row(results[1]!, CONNECTIONS)}
 ${row(results[3]!, CONNECTIONS)}
 ${row(results[2]!, SYNC_CONNECTIONS)}
 
-Polling target ≥ 5,000/s on one API process with auth and limits on (the interface's budgets): finished jobs ${results[1]!.perSecond >= 5000 ? 'met' : 'NOT met'}, queued jobs ${results[3]!.perSecond >= 5000 ? 'met' : 'NOT met'} (${(results[1]!.perSecond / results[0]!.perSecond * 100).toFixed(0)} % and ${(results[3]!.perSecond / results[0]!.perSecond * 100).toFixed(0)} % of the bare route's rate).`);
+Polling target ≥ 5,000/s on one API process with auth and limits on (the interface's budgets): finished jobs ${verdict(results[1]!.perSecond >= 5000)}, queued jobs ${verdict(results[3]!.perSecond >= 5000)} (${(results[1]!.perSecond / results[0]!.perSecond * 100).toFixed(0)} % and ${(results[3]!.perSecond / results[0]!.perSecond * 100).toFixed(0)} % of the bare route's rate).`);
 } finally {
   bare?.stop();
   await started?.stop();

@@ -16,9 +16,9 @@ import { PdfRenderer } from '@folio/pdf';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from '../pipeline/markdown.ts';
-import { percentile } from '../stats.ts';
-import { runStamp, writeSection } from '../docs-section.ts';
-import { addCpu, cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
+import { runStamp, verdict, writeSection } from '../docs-section.ts';
+import { cpuTable } from '../process-cpu.ts';
+import { alternate, type Measured } from '../slices.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SLICES = Number(process.env.BENCH_SLICES ?? 6);
@@ -26,22 +26,6 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const html = new Marked({ gfm: true }).parse(sampleArticle(1500)) as string;
-
-/** Runs `work` with `CONCURRENCY` in flight for `ms`; returns each finished one's duration. */
-async function slice(ms: number, work: () => Promise<void>): Promise<number[]> {
-  const times: number[] = [];
-  const until = Date.now() + ms;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (Date.now() < until) {
-        const t0 = performance.now();
-        await work();
-        times.push(performance.now() - t0);
-      }
-    }),
-  );
-  return times;
-}
 
 const infra = await startLocalInfra({
   stateDir: resolve('.folio/bench'),
@@ -70,22 +54,9 @@ try {
     await pdf.render(printable.html, { pageSize: printable.pageSize });
   };
 
-  // Warm both (the stack's browser and workers, this process's browser) before anything is measured.
-  await slice(5000, service);
-  await slice(3000, printOnly);
-  const times = { service: [] as number[], print: [] as number[] };
-  const sliceMs = (SECONDS * 1000) / SLICES;
-  // The service slices' CPU, by process: the print-only slices (this process's own browser) are left out.
-  const serviceCpu: CpuSnapshot = new Map();
-  for (let i = 0; i < SLICES; i++) {
-    const before = cpuSnapshot();
-    times.service.push(...(await slice(sliceMs, service)));
-    addCpu(serviceCpu, cpuSpent(before, cpuSnapshot()));
-    times.print.push(...(await slice(sliceMs, printOnly)));
-  }
-  const rate = (list: number[]) => list.length / SECONDS;
-  const service_ = { perSecond: rate(times.service), p50: percentile(times.service, 50), p95: percentile(times.service, 95) };
-  const print_ = { perSecond: rate(times.print), p50: percentile(times.print, 50), p95: percentile(times.print, 95) };
+  // Warmed first (the stack's browser and workers, this process's browser), then in alternating slices. The
+  // service's CPU by process is its slices' alone: the print-only slices (this process's own browser) are left out.
+  const [service_, print_] = (await alternate([service, printOnly], { workers: CONCURRENCY, seconds: SECONDS, slices: SLICES, warmup: 40 })) as [Measured, Measured];
   log(`service ${service_.perSecond.toFixed(1)}/s p50 ${service_.p50.toFixed(0)} ms; print-only ${print_.perSecond.toFixed(1)}/s p50 ${print_.p50.toFixed(0)} ms`);
   writeSection('pdf-service', 'bench/pdf-service/run.ts', `${runStamp()}: ~1,500-word article as supplied HTML (no images), ${CONCURRENCY} in flight, ${SECONDS} s each in ${SLICES} alternating slices; the PDF is ${(bytes / 1024).toFixed(0)} KiB.
 
@@ -94,11 +65,11 @@ try {
 | print-only: the engine's PdfRenderer on the same article page, in process (baseline) | ${print_.perSecond.toFixed(1)} | ${print_.p50.toFixed(0)} ms | ${print_.p95.toFixed(0)} ms |
 | through Folio: sync POST /v2/convert, then the download of file_url | ${service_.perSecond.toFixed(1)} | ${service_.p50.toFixed(0)} ms | ${service_.p95.toFixed(0)} ms |
 
-Target: ≥ 20 documents/s through the service — ${service_.perSecond >= 20 ? 'met' : 'NOT met'} (${((service_.perSecond / print_.perSecond) * 100).toFixed(0)} % of the print-only rate).
+Target: ≥ 20 documents/s through the service — ${verdict(service_.perSecond >= 20)} (${((service_.perSecond / print_.perSecond) * 100).toFixed(0)} % of the print-only rate).
 
 Where a document's CPU went through the service (every process this benchmark started, over the service's slices; "benchmark" is the load generator with its downloads):
 
-${cpuTable(serviceCpu, times.service.length, 'document')}`);
+${cpuTable(service_.cpu, service_.count, 'document')}`);
 } finally {
   await pdf.close().catch(() => {});
   await stack?.stop();

@@ -20,7 +20,7 @@ import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from './markdown.ts';
 import { percentile } from '../stats.ts';
 import { cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
-import { runStamp, writeSection } from '../docs-section.ts';
+import { runStamp, verdict, writeSection } from '../docs-section.ts';
 import { Marked } from 'marked';
 
 const SYNC_REQUESTS = Number(process.env.BENCH_SYNC_REQUESTS ?? 300);
@@ -162,7 +162,6 @@ try {
       return `| ${label} | ${ms(p50)} | ${ms(percentile(times, 95))} | ${(p50 / markedP50).toFixed(1)}× |`;
     })
     .join('\n');
-  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const over = Object.entries(engine).filter(([label, times]) => label !== MARKED && percentile(times, 50) > 4 * markedP50);
   const inProcessVerdict =
     over.length === 0 ? 'met for every conversion' : `NOT met for ${over.map(([label]) => label).join(', ')}`;
@@ -190,7 +189,7 @@ Where the drain's CPU went, one renderer (every process this benchmark started, 
 
 ${cpuTable(throughput[0]!.cpu, ASYNC_JOBS, 'job')}
 
-Targets: sync markdown→html through Folio p50 ≤ 20 ms — ${met(latency.folio.p50 <= 20)}; async ≥ 200 jobs/s with one renderer — ${met(throughput[0]!.jobsPerSecond >= 200)}; growing with two — ${throughput[1]!.jobsPerSecond > throughput[0]!.jobsPerSecond ? 'yes' : 'no'}.`);
+Targets: sync markdown→html through Folio p50 ≤ 20 ms — ${verdict(latency.folio.p50 <= 20)}; async ≥ 200 jobs/s with one renderer — ${verdict(throughput[0]!.jobsPerSecond >= 200)}; growing with two — ${throughput[1]!.jobsPerSecond > throughput[0]!.jobsPerSecond ? 'yes' : 'no'}.`);
 } finally {
   await infra.stop();
 }

@@ -24,8 +24,8 @@ import { sampleArticle } from '../pipeline/markdown.ts';
 import { articlePage } from './articles.ts';
 import { startImageServer } from './image-server.ts';
 import { launchPlainChromium, makePhotos } from './photos.ts';
-import { runStamp, writeSection } from '../docs-section.ts';
-import { alternate, verdict, type Measured } from '../slices.ts';
+import { runStamp, verdict, writeSection } from '../docs-section.ts';
+import { alternate, type Measured } from '../slices.ts';
 import { percentile } from '../stats.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

@@ -12,8 +12,8 @@ import { defaultExecutablePath, PdfRenderer, printOptions } from '@folio/pdf';
 import { articlePage } from './articles.ts';
 import { startImageServer } from './image-server.ts';
 import { launchPlainChromium, makePhotos } from './photos.ts';
-import { runStamp, writeSection } from '../docs-section.ts';
-import { alternate, verdict, type Measured } from '../slices.ts';
+import { runStamp, verdict, writeSection } from '../docs-section.ts';
+import { alternate, type Measured } from '../slices.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
