@@ -1,3 +1,4 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -7,10 +8,21 @@ import { defineConfig } from 'vitest/config';
  * - `tests/**\/*.e2e.test.ts`: the real stack — Kafka, the schema registry,
  *   Postgres, S3 — started once by the project's own infra scripts (tests/support/global-setup.ts).
  */
+/**
+ * Workspace packages that are also published (@folio/sdk) are tested from their sources, not a built dist/: their
+ * "@folio/source" export condition, which tsconfig.base.json and the `folio` bin use too. (Inline projects do not
+ * inherit the root config, so each project names it.)
+ */
+const fromSources = {
+  // Vitest's own defaults otherwise: Vite's server conditions without "module".
+  ssr: { resolve: { conditions: ['@folio/source', ...defaultServerConditions.filter((c) => c !== 'module')] } },
+};
+
 export default defineConfig({
   test: {
     projects: [
       {
+        ...fromSources,
         test: {
           name: 'unit',
           // Unit tests run first (group 0), the end-to-end tests after them (group 1).
@@ -21,6 +33,7 @@ export default defineConfig({
         },
       },
       {
+        ...fromSources,
         test: {
           name: 'browser',
           // Tests of one package against a real Chromium (no Kafka or Postgres needed).
@@ -32,6 +45,7 @@ export default defineConfig({
         },
       },
       {
+        ...fromSources,
         test: {
           name: 'e2e',
           sequence: { groupOrder: 2 },

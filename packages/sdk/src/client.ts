@@ -1,4 +1,4 @@
-import { FolioError } from './errors.ts';
+import { FolioError, type FolioErrorCode } from './errors.ts';
 import { Jobs } from './jobs.ts';
 import { Transport, type FolioOptions } from './transport.ts';
 import type { ConvertAsyncParams, ConvertJobAccepted, ConvertParams, ConvertResult, Output } from './types.ts';
@@ -41,16 +41,26 @@ export class Folio {
 
   /**
    * POST /v2/convert with one Idempotency-Key for the call: if an attempt's answer is lost and it is retried, the API
-   * hands back the first attempt's job instead of converting and counting the document twice.
+   * hands back the first attempt's job instead of converting and counting the document twice. A conversion that ran
+   * and failed (fetch_failed, render_timeout, render_failed) is different: it is final and was not counted, and the
+   * API would answer a retry under its key with that same failure, so the retry is a new conversion under a key of its
+   * own, derived from the call's.
    */
   private post(body: ConvertAsyncParams & { async?: boolean }, options: CallOptions) {
-    const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
-    return this.transport.call(
-      (signal) => this.transport.client.POST('/v2/convert', { body, params: { header: { 'Idempotency-Key': idempotencyKey } }, signal }),
-      options.signal,
-    );
+    const base = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    let idempotencyKey = base;
+    let conversions = 1;
+    return this.transport.call((signal, previous) => {
+      if (previous && RAN_AND_FAILED.has(previous.code)) idempotencyKey = `${base.slice(0, MAX_BASE_KEY)}.${++conversions}`;
+      return this.transport.client.POST('/v2/convert', { body, params: { header: { 'Idempotency-Key': idempotencyKey } }, signal });
+    }, options.signal);
   }
 }
+
+/** Retryable failures that come from a conversion that ran (a job that failed), not from its admission. */
+const RAN_AND_FAILED = new Set<FolioErrorCode>(['fetch_failed', 'render_timeout', 'render_failed']);
+/** The API takes keys of up to 255 characters; a retry's key adds a dot and a number. */
+const MAX_BASE_KEY = 250;
 
 function unexpected(response: Response, expected: string): FolioError {
   return new FolioError({

@@ -27,21 +27,37 @@ describe('Folio.convert', () => {
     expect(await request!.json()).toEqual({ markdown: '# Hello', output: 'pdf' });
   });
 
-  it('retries retryable failures with one Idempotency-Key for every attempt, a new one for the next call', async () => {
-    const { folio, requests } = folioWith([
-      new TypeError('fetch failed'),
-      { status: 422, body: failed('render_failed', true) },
-      { status: 200, body: fileResult },
-      { status: 200, body: fileResult },
-    ]);
+  it('retries a lost answer, a 429 and a 5xx with one Idempotency-Key for every attempt, a new one for the next call', async () => {
+    const { folio, requests } = folioWith(
+      [
+        new TypeError('fetch failed'),
+        { status: 429, body: failed('rate_limited', true), headers: { 'retry-after': '0' } },
+        { status: 503, body: 'unavailable' },
+        { status: 200, body: fileResult },
+        { status: 200, body: fileResult },
+      ],
+      { maxRetries: 3 },
+    );
     await folio.convert({ markdown: 'x' });
     await folio.convert({ markdown: 'x' });
     const keys = requests.map((r) => r.headers.get('idempotency-key'));
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(keys.slice(0, 3)).toEqual([keys[0], keys[0], keys[0]]);
-    expect(keys[3]).not.toBe(keys[0]);
+    expect(keys.slice(0, 4)).toEqual([keys[0], keys[0], keys[0], keys[0]]);
+    expect(keys[4]).not.toBe(keys[0]);
     // Every attempt sent the whole body again.
     for (const request of requests) expect(await request.json()).toEqual({ markdown: 'x' });
+  });
+
+  it('retries a conversion that ran and failed as a new conversion, under a key derived from the call’s', async () => {
+    const { folio, requests } = folioWith([
+      { status: 422, body: failed('fetch_failed', true) },
+      new TypeError('fetch failed'),
+      { status: 422, body: failed('render_failed', true) },
+      { status: 200, body: fileResult },
+    ], { maxRetries: 3 });
+    await folio.convert({ url: 'https://example.com/a' }, { idempotencyKey: 'order-42' });
+    // The lost answer keeps its key (that conversion may have run); each failed conversion moves to the next.
+    expect(requests.map((r) => r.headers.get('idempotency-key'))).toEqual(['order-42', 'order-42.2', 'order-42.2', 'order-42.3']);
   });
 
   it('waits Retry-After seconds after a 429 before trying again', async () => {

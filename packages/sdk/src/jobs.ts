@@ -8,6 +8,8 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Gives up after this long with FolioError `timeout` (the job itself goes on). Default: no limit. */
   timeoutMs?: number;
+  /** Called with the job as each poll found it, the finished one included (to show progress). */
+  onPoll?: (job: Job) => void;
 }
 
 /** When an unfinished job's answer carries no Retry-After (the API always sends one; a proxy may drop it). */
@@ -39,6 +41,7 @@ export class Jobs {
     try {
       for (;;) {
         const { data: job, response } = await this.read(id, signal);
+        options.onPoll?.(job);
         if (isFinished(job)) return job;
         const delay = parseRetryAfter(response.headers.get('retry-after')) ?? DEFAULT_POLL_MS;
         await sleep(Math.max(MIN_POLL_MS, delay), signal);

@@ -21,13 +21,15 @@ describe('jobs', () => {
     await expect(folio.jobs.get(JOB_ID)).rejects.toMatchObject({ code: 'job_not_found', status: 404 });
   });
 
-  it('wait polls after each Retry-After until the job is finished', async () => {
+  it('wait polls after each Retry-After until the job is finished, telling onPoll what each poll found', async () => {
     const { folio, requests } = folioWith([unfinished('queued', '0'), unfinished('processing', '1'), succeeded]);
     const started = Date.now();
-    const finished = await folio.jobs.wait(JOB_ID);
+    const seen: string[] = [];
+    const finished = await folio.jobs.wait(JOB_ID, { onPoll: (job) => seen.push(job.status) });
     expect(finished.status).toBe('succeeded');
     if (finished.status === 'succeeded') expect(finished.result).toEqual(fileResult);
     expect(requests).toHaveLength(3);
+    expect(seen).toEqual(['queued', 'processing', 'succeeded']);
     // 0 s is floored to a short pause (no tight loop), 1 s is honoured.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1150);
   });

@@ -25,6 +25,9 @@ interface Attempt<T> {
   response: Response;
 }
 
+/** Sends one attempt; a retry is told what the attempt before it failed with. */
+export type Send<T> = (signal: AbortSignal, previous: FolioError | undefined) => Promise<Attempt<T>>;
+
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
@@ -57,14 +60,16 @@ export class Transport {
   /**
    * Runs `send` until it succeeds, fails for good, or runs out of retries. `send` must build a fresh request each
    * time (a request body can be read only once) and must send the same thing every time: callers make that safe
-   * for conversions with one Idempotency-Key across all attempts.
+   * for conversions with an Idempotency-Key (see Folio.post).
    */
-  async call<T>(send: (signal: AbortSignal) => Promise<Attempt<T>>, signal?: AbortSignal): Promise<{ data: T; response: Response }> {
+  async call<T>(send: Send<T>, signal?: AbortSignal): Promise<{ data: T; response: Response }> {
+    let previous: FolioError | undefined;
     for (let retry = 1; ; retry++) {
-      const failure = await this.attempt(send, signal);
+      const failure = await this.attempt((attemptSignal) => send(attemptSignal, previous), signal);
       if (!(failure instanceof FolioError)) return failure;
       if (retry > this.policy.maxRetries || !isRetryable(failure)) throw failure;
       await sleep(retryDelayMs(retry, failure, this.policy, this.random), signal);
+      previous = failure;
     }
   }
 
@@ -79,7 +84,16 @@ export class Transport {
       if (timeout.aborted) {
         return new FolioError({ code: 'timeout', message: `no answer within ${this.timeoutMs} ms`, status: 0, retryable: true, cause });
       }
-      return new FolioError({ code: 'connection_failed', message: `could not reach the API: ${(cause as Error)?.message ?? cause}`, status: 0, retryable: true, cause });
+      // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, a certificate) is on its cause.
+      const reason = (cause as { cause?: { code?: string; message?: string } })?.cause;
+      const detail = reason?.code ?? reason?.message;
+      return new FolioError({
+        code: 'connection_failed',
+        message: `could not reach the API: ${(cause as Error)?.message ?? cause}${detail ? ` (${detail})` : ''}`,
+        status: 0,
+        retryable: true,
+        cause,
+      });
     }
     const { response } = result;
     if (response.ok) return { data: result.data as T, response };

@@ -72,7 +72,10 @@ export async function verifyWebhook(
   }
 }
 
-async function anyVerifies(key: CryptoKey, signatures: (Bytes | null)[], data: Bytes): Promise<boolean> {
+/** Web Crypto's key type, named through the API so the code compiles against DOM and Node typings alike. */
+type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
+async function anyVerifies(key: HmacKey, signatures: (Bytes | null)[], data: Bytes): Promise<boolean> {
   let valid = false;
   // Every candidate is checked (no early exit), so timing does not tell which one matched.
   for (const signature of signatures) if (signature && (await crypto.subtle.verify('HMAC', key, signature, data))) valid = true;
