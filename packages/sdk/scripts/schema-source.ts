@@ -16,7 +16,11 @@ const BANNER = `/**
  * service (apps/api/src/openapi/standalone.ts), so the generator and the staleness test need nothing running.
  */
 export async function generateSchema(): Promise<string> {
-  const document = await interfaceDocument();
+  return schemaFromDocument(await interfaceDocument());
+}
+
+/** The generated types for an OpenAPI document: this checkout's, or a running API's (the end-to-end staleness test). */
+export async function schemaFromDocument(document: object): Promise<string> {
   // Object documents are not cloned by openapi-typescript's resolver in every version: hand it a copy of its own.
   const ast = await openapiTS(structuredClone(document) as never, { alphabetize: false });
   return BANNER + astToString(ast);

@@ -1,31 +1,59 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaFromDocument, SCHEMA_FILE } from '../packages/sdk/scripts/schema-source.ts';
+import { Stack } from './support/stack.ts';
 
 const run = promisify(execFile);
-const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
-const TSC = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
+const PACKAGE = fileURLToPath(new URL('../packages/sdk', import.meta.url));
+const TSC = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 
 /**
  * What a user gets from `npm install @folio/sdk`: the packed tarball (built by its prepack), installed into a
- * project outside this repository, so nothing resolves through the workspace. Installed with --offline: its only
- * dependency, openapi-fetch, is in npm's cache after the workspace install.
+ * project outside this repository, so nothing resolves through the workspace, and used there against the running
+ * stack. Installed with --offline: its only dependency, openapi-fetch, is in npm's cache after the workspace install.
  */
-describe('the packed package', () => {
+describe('@folio/sdk as a user installs it', () => {
   let dir: string;
+  let stack: Stack;
+  let key: string;
 
   beforeAll(async () => {
+    stack = await Stack.start();
+    key = await stack.createKey('paid');
     dir = await mkdtemp(join(tmpdir(), 'folio-sdk-pack-'));
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: PACKAGE });
     const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, packed!.filename)], { cwd: dir });
   }, 180_000);
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await stack?.stop();
+  });
+
+  it('is typed from what the running API documents: its committed types are what GET /v2/openapi.json generates', async () => {
+    const served = await (await fetch(`${stack.url}/v2/openapi.json`)).json();
+    expect(await readFile(SCHEMA_FILE, 'utf8')).toBe(await schemaFromDocument(served));
+  });
+
+  it('converts against the stack from a project of its own', async () => {
+    const script = `
+      import { Folio, FolioError } from '@folio/sdk';
+      const folio = new Folio({ apiKey: process.env.KEY, baseUrl: process.env.BASE });
+      const text = await folio.convert({ markdown: '# Packed\\n\\nFrom outside the repository.', output: 'text' });
+      const pdf = await folio.convert({ markdown: '# Packed', output: 'pdf' });
+      const head = Buffer.from(await (await fetch(pdf.file_url)).arrayBuffer()).subarray(0, 5).toString();
+      const job = await folio.jobs.wait((await folio.convertAsync({ markdown: '# later', output: 'html' })).job_id);
+      const refused = await folio.jobs.get('00000000-0000-7000-8000-000000000000').catch((e) => e instanceof FolioError && e.code);
+      console.log(JSON.stringify({ text: text.content, head, job: job.status, refused }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, KEY: key, BASE: stack.url } });
+    expect(JSON.parse(stdout)).toEqual({ text: expect.stringContaining('From outside the repository.'), head: '%PDF-', job: 'succeeded', refused: 'job_not_found' });
+  });
 
   it('imports as ESM with Folio, verifyWebhook and FolioError', async () => {
     const script = "import { Folio, verifyWebhook, FolioError } from '@folio/sdk'; console.log([typeof Folio, typeof verifyWebhook, typeof FolioError].join())";
