@@ -100,6 +100,7 @@ describe('the OpenAPI document and the reference', () => {
     expect(operation('POST /v2/convert').parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
     // The key is a security scheme, not a parameter.
     expect(operation('GET /v2/convert').parameters!.map((p) => p.name)).not.toContain('api_key');
+    expect(Object.keys(convert)).not.toContain('api_key');
     expect(operation('GET /v2/jobs/{id}').parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ format: 'uuid' }) })]);
   });
 

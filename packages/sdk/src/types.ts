@@ -19,8 +19,7 @@ export type ErrorCode = ErrorObject['code'];
  * an index signature). The SDK does not: without the index signature a misspelt parameter is a compile error.
  */
 type KnownKeys<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
-/** The key travels as a bearer token, never as a parameter. */
-type ConvertBody = Omit<KnownKeys<paths['/v2/convert']['post']['requestBody']['content']['application/json']>, 'api_key'>;
+type ConvertBody = KnownKeys<paths['/v2/convert']['post']['requestBody']['content']['application/json']>;
 export type Output = NonNullable<ConvertBody['output']>;
 
 /** Parameters of a synchronous conversion: everything /v2/convert takes except what makes it a background job. */

@@ -15,8 +15,7 @@ export const LIMITS = {
 const uri = (description: string) => Type.String({ format: 'uri', maxLength: 8192, description });
 
 /** The parameters of /v2/convert, as a body (JSON, form, multipart) or a query string. */
-export const ConvertParams = Type.Object(
-  {
+const PARAMETERS = {
     url: Type.Optional(uri('page to fetch; the article is kept')),
     page_url: Type.Optional(uri('deprecated alias of url')),
     html: Type.Optional(Type.String({ description: 'treated as the article body; scripts and unsafe content removed' })),
@@ -37,11 +36,17 @@ export const ConvertParams = Type.Object(
     webhook_url: Type.Optional(
       Type.String({ format: 'uri', maxLength: LIMITS.webhookUrlChars, pattern: '^https://', description: 'only with async; https, public host only' }),
     ),
-    api_key: Type.Optional(Type.String({ description: 'the API key, when not sent in a header' })),
-  },
+};
+
+/** POST /v2/convert's body. The key is never a body field: the interface takes it in a header or the query string. */
+export const ConvertParams = Type.Object(PARAMETERS, { additionalProperties: true });
+export type ConvertParams = Static<typeof ConvertParams>;
+
+/** GET /v2/convert's query string: the same parameters, and the key when it is not sent in a header. */
+export const ConvertQuery = Type.Object(
+  { ...PARAMETERS, api_key: Type.Optional(Type.String({ description: 'the API key, when not sent in a header' })) },
   { additionalProperties: true },
 );
-export type ConvertParams = Static<typeof ConvertParams>;
 
 export interface ConvertRequest {
   input: { kind: InputKind; text: string };

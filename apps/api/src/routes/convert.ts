@@ -11,7 +11,7 @@ import { awaitConversion, convertNow } from '../jobs/convert-now.ts';
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../jobs/idempotency.ts';
 import { queueJob, type SubmitContext } from '../jobs/submit.ts';
 import { admitRequest } from '../jobs/admit.ts';
-import { ConvertParams, interpret } from './convert-params.ts';
+import { ConvertParams, ConvertQuery, interpret } from './convert-params.ts';
 import { BODY_BYTES } from '../body-limits.ts';
 import { convertResponses } from '../schemas/responses.ts';
 
@@ -74,7 +74,7 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
     handler(request, reply, request.body),
   );
   // No HEAD twin: fastify's would run (and count) a conversion to answer without a body.
-  typed.get('/v2/convert', { schema: { ...schema, querystring: ConvertParams }, exposeHeadRoute: false, config: { rateLimit: 'convert' } }, (request, reply) =>
+  typed.get('/v2/convert', { schema: { ...schema, querystring: ConvertQuery }, exposeHeadRoute: false, config: { rateLimit: 'convert' } }, (request, reply) =>
     handler(request, reply, request.query),
   );
 }

@@ -210,8 +210,6 @@ export interface paths {
                          * @description only with async; https, public host only
                          */
                         webhook_url?: string;
-                        /** @description the API key, when not sent in a header */
-                        api_key?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -267,8 +265,6 @@ export interface paths {
                          * @description only with async; https, public host only
                          */
                         webhook_url?: string;
-                        /** @description the API key, when not sent in a header */
-                        api_key?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -324,8 +320,6 @@ export interface paths {
                          * @description only with async; https, public host only
                          */
                         webhook_url?: string;
-                        /** @description the API key, when not sent in a header */
-                        api_key?: string;
                     } & {
                         [key: string]: unknown;
                     };
