@@ -9,6 +9,7 @@ import { BODY_BYTES, BODY_PARAMETERS, formBodyParser, limitMultipartBody } from 
 import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
 import { answerMalformedRequest } from './malformed-request.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { corsPlugin } from './plugins/cors.ts';
 import { interfaceDocs } from './openapi/document.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import type { RateLimiter } from './rate-limits/limiter.ts';
@@ -28,6 +29,8 @@ export interface AppOptions extends ConvertRouteOptions {
   limiter: RateLimiter;
   /** FOLIO_RATE_LIMIT_SCALE: every budget multiplied by it. */
   rateLimitScale: number;
+  /** FOLIO_CORS_ORIGINS: web origins whose pages may call the API from a browser (none by default). */
+  corsOrigins?: string[];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -94,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await interfaceDocs(app, { publicUrl: options.publicUrl });
+  await corsPlugin(app, { origins: options.corsOrigins ?? [] });
   await authPlugin(app, { db: options.db, sql: options.view.sql, logger: options.logger });
   await rateLimitPlugin(app, { limiter: options.limiter, scale: options.rateLimitScale });
   await app.register(healthRoutes, { checks: options.checks });

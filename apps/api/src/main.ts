@@ -36,6 +36,7 @@ await runService('api', async ({ config, logger }) => {
     syncTimeoutMs: config.syncTimeoutMs,
     limiter,
     rateLimitScale: config.rateLimitScale,
+    corsOrigins: config.corsOrigins,
     localFiles: store instanceof LocalDiskStore ? store : null,
     checks: {
       postgres: async () => void (await database.sql`select 1`),

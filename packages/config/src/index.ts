@@ -31,6 +31,8 @@ export interface Config {
       };
 
   allowPrivateHosts: string[];
+  /** Web origins (`https://app.example.com`, or `*`) whose pages may call the API from a browser. */
+  corsOrigins: string[];
   /** Where quota_exceeded sends a free key that has used its month (`upgrade_url`). */
   upgradeUrl: string;
   /** Every per-key rate limit multiplied by this (1: the interface's limits). */
@@ -125,6 +127,14 @@ export function loadConfig(env: Env = process.env): Config {
           },
 
     allowPrivateHosts: read.list('FOLIO_ALLOW_PRIVATE_HOSTS', []),
+    corsOrigins: read.list('FOLIO_CORS_ORIGINS', []).map((origin) => {
+      if (origin === '*') return origin;
+      const parsed = URL.canParse(origin) ? new URL(origin) : null;
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/+$/, '')) {
+        problems.push(`FOLIO_CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path), nor *`);
+      }
+      return parsed?.origin ?? origin;
+    }),
     upgradeUrl: read.url('FOLIO_UPGRADE_URL', `${read.url('FOLIO_PUBLIC_URL', `http://127.0.0.1:${port}`).replace(/\/+$/, '')}/docs#plans`),
     rateLimitScale: read.number('FOLIO_RATE_LIMIT_SCALE', 1, { min: 0.001, max: 1_000_000 }),
     syncTimeoutMs: read.seconds('FOLIO_SYNC_TIMEOUT', 27),

@@ -46,4 +46,13 @@ describe('configuration', () => {
       expect((error as ConfigError).problems).toHaveLength(3);
     }
   });
+
+  it('takes browser origins for CORS as origins only: none by default, * for any', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ FOLIO_CORS_ORIGINS: 'https://app.example.com, http://127.0.0.1:5173/' }).corsOrigins).toEqual(['https://app.example.com', 'http://127.0.0.1:5173']);
+    expect(loadConfig({ FOLIO_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    for (const bad of ['app.example.com', 'https://app.example.com/path', 'ftp://files.example.com']) {
+      expect(() => loadConfig({ FOLIO_CORS_ORIGINS: bad })).toThrow(ConfigError);
+    }
+  });
 });
