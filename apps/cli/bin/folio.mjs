@@ -7,4 +7,6 @@ import { register } from 'tsx/esm/api';
 // than to a dist/ that only `npm pack` builds; TypeScript is told the same by tsconfig.base.json's customConditions.
 registerHooks('./source-condition.mjs', import.meta.url);
 register();
-await import('../src/main.ts');
+// `folio convert` and `folio jobs` talk to the API only: their entry starts without the operators' Postgres and Kafka.
+const userCommands = ['convert', 'jobs'].includes(process.argv[2] ?? '');
+await import(userCommands ? '../src/user-commands.ts' : '../src/main.ts');

@@ -7,21 +7,12 @@ import { EventPublisher } from '@folio/event-log';
 import { listParked } from '@folio/parked-events';
 import { rebuildReadModels } from '@folio/projections';
 import { connectEventLog } from '@folio/service';
-import { FolioError } from '@folio/sdk';
-import { folioFromEnv, MissingKeyError } from './api-client.ts';
-import { convertDocument, type ConvertCommand } from './convert.ts';
 import { formatParked, retryParked } from './parked.ts';
-import { USAGE, UsageError } from './usage.ts';
-import { waitShowingProgress } from './waiting.ts';
+import { runCommand, UsageError } from './usage.ts';
 
-/** Ctrl-C stops a wait cleanly (the job goes on) instead of killing the process mid-write. */
-const interrupted = new AbortController();
-process.once('SIGINT', () => interrupted.abort(new Error('interrupted')));
-
+/** The operators' commands: they work on Postgres and Kafka directly (`folio convert|jobs` are in user-commands.ts). */
 async function main(argv: string[]): Promise<void> {
   const [group, command, ...rest] = argv;
-  if (group === 'convert') return convert(argv.slice(1));
-  if (group === 'jobs') return jobs(command, rest);
   const config = loadConfig();
   if (group === 'keys' && command === 'create') {
     const { values } = parseArgs({ args: rest, options: { plan: { type: 'string' }, limit: { type: 'string' } } });
@@ -108,52 +99,10 @@ async function main(argv: string[]): Promise<void> {
   throw new UsageError(group ? `unknown command: ${argv.join(' ')}` : 'no command given');
 }
 
-/** `folio convert <file|url> [--output pdf] [--out file] ...`: through the API, as any client would. */
-async function convert(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      output: { type: 'string', short: 'o', default: 'pdf' },
-      out: { type: 'string' },
-      as: { type: 'string' },
-      title: { type: 'string' },
-      'page-size': { type: 'string' },
-      lang: { type: 'string' },
-      'css-url': { type: 'string' },
-    },
-  });
-  if (positionals.length !== 1) throw new UsageError('name one file or web address to convert');
-  const params = Object.fromEntries(
-    Object.entries({ title: values.title, page_size: values['page-size'], lang: values.lang, css_url: values['css-url'] }).filter(([, v]) => v !== undefined),
-  );
-  const command: ConvertCommand = { source: positionals[0]!, output: values.output as ConvertCommand['output'], out: values.out, as: values.as, params };
-  await convertDocument(folioFromEnv(), command, interrupted.signal);
-}
-
-/** `folio jobs get <id>` prints the job as the API answers it; `folio jobs wait <id>` first waits for it to finish. */
-async function jobs(command: string | undefined, rest: string[]): Promise<void> {
-  const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
-  const id = positionals[0];
-  if ((command !== 'get' && command !== 'wait') || positionals.length !== 1 || !id) throw new UsageError('folio jobs get|wait <job id>');
-  const folio = folioFromEnv();
-  const job = command === 'get' ? await folio.jobs.get(id, { signal: interrupted.signal }) : await waitShowingProgress(folio, id, interrupted.signal);
-  process.stdout.write(`${JSON.stringify(job, null, 2)}\n`);
-}
-
 function progressBar(done: number, total: number, width = 30): string {
   const share = total === 0 ? 1 : done / total;
   const filled = Math.round(share * width);
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} events`;
 }
 
-try {
-  await main(process.argv.slice(2));
-  process.exit(process.exitCode ?? 0);
-} catch (error) {
-  if (error instanceof UsageError) process.stderr.write(`folio: ${error.message}\n\n${USAGE}`);
-  else if (error instanceof FolioError) process.stderr.write(`folio: ${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}\n`);
-  else process.stderr.write(`folio: ${(error as Error).message}\n`);
-  if (interrupted.signal.aborted) process.exit(130);
-  process.exit(error instanceof UsageError || error instanceof MissingKeyError ? 2 : 1);
-}
+await runCommand(main);

@@ -14,3 +14,29 @@ export const USAGE = `usage:
 
 /** A mistake in the command line itself: the CLI answers with the usage text and exit code 2. */
 export class UsageError extends Error {}
+
+/** A setting the command needs is missing (FOLIO_API_KEY): exit 2, with the message alone. */
+export class MissingSettingError extends Error {}
+
+/** Ctrl-C stops a wait cleanly (the job goes on) instead of killing the process mid-write. */
+export const interrupted = new AbortController();
+process.once('SIGINT', () => interrupted.abort(new Error('interrupted')));
+
+/**
+ * Runs a command with the process's arguments and ends the process: exit 0, or the failure on stderr with exit 2
+ * for a mistake in the command (usage text included), 130 after Ctrl-C, 1 otherwise. An API error is said by its
+ * code and request id, the two things worth quoting when asking about it.
+ */
+export async function runCommand(main: (argv: string[]) => Promise<void>): Promise<never> {
+  try {
+    await main(process.argv.slice(2));
+    process.exit(process.exitCode ?? 0);
+  } catch (error) {
+    const { code, requestId } = error as { code?: unknown; requestId?: unknown };
+    if (error instanceof UsageError) process.stderr.write(`folio: ${error.message}\n\n${USAGE}`);
+    else if ((error as Error)?.name === 'FolioError') process.stderr.write(`folio: ${code}: ${(error as Error).message}${requestId ? ` (request ${requestId})` : ''}\n`);
+    else process.stderr.write(`folio: ${(error as Error).message}\n`);
+    if (interrupted.signal.aborted) process.exit(130);
+    process.exit(error instanceof UsageError || error instanceof MissingSettingError ? 2 : 1);
+  }
+}
