@@ -45,7 +45,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: 1024 * 1024,
-    querystringParser: parseUrlEncoded,
+    // Fastify 5 takes the router's options here (a top-level querystringParser is deprecated: FSTDEP022).
+    routerOptions: { querystringParser: parseUrlEncoded },
     clientErrorHandler: answerMalformedRequest,
     // Requests fastify refuses before routing (a malformed URL, a bad content type) answer the interface error too.
     frameworkErrors: (error, request, reply) => {
