@@ -69,6 +69,8 @@ beforeAll(async () => {
       NODE_EXTRA_CA_CERTS: tls.caFile,
       FOLIO_ALLOW_PRIVATE_HOSTS: '127.0.0.1,localhost',
       FOLIO_RATE_LIMIT_SCALE: '1',
+      // A renderer that throws on this text (render_failed once its attempts are spent).
+      FOLIO_FAULT_THROW_ON: 'FOLIO-POISON',
     },
   });
   key = await stack.createKey('paid');
@@ -214,6 +216,9 @@ describe('@folio/sdk against the stack', () => {
     const notYours = await failure(client(await stack.createKey('free')).jobs.get((await folio.convertAsync({ markdown: 'mine', output: 'text' })).job_id));
     expect(notYours).toMatchObject({ code: 'job_not_found', status: 404 });
     expect(await failure(folio.jobs.get(uuidv7()))).toMatchObject({ code: 'job_not_found', status: 404 });
+
+    const broken = await failure(client(key, { maxRetries: 0 }).convert({ markdown: 'FOLIO-POISON', output: 'text' }));
+    expect(broken).toMatchObject({ code: 'render_failed', status: 422, retryable: true });
   });
 
   it('refuses a key at its limit, an inactive subscription and a spent free plan, typed', async () => {
