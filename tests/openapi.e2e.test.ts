@@ -18,12 +18,15 @@ import { Stack } from './support/stack.ts';
  */
 
 const LEGACY = ['pdf', 'html', 'text'] as const;
-const OPERATIONS = [
+const INTERFACE_OPERATIONS = [
   'POST /v2/convert',
   'GET /v2/convert',
   'GET /v2/jobs/{id}',
   ...LEGACY.flatMap((kind) => [`POST /v2/${kind}/create`, `GET /v2/${kind}/create`]),
 ].sort();
+/** Folio's endpoints beyond the interface (a key's history): documented the same way, behind the same key. */
+const HISTORY_OPERATIONS = ['GET /v2/jobs', 'GET /v2/jobs/{id}/events', 'GET /v2/usage', 'POST /v2/jobs/{id}/rerun', 'POST /v2/jobs/{id}/webhook/redeliver'];
+const OPERATIONS = [...INTERFACE_OPERATIONS, ...HISTORY_OPERATIONS].sort();
 const CONVERT_PARAMETERS = [
   'url', 'page_url', 'html', 'markdown', 'source_url', 'title', 'output', 'page_size', 'css_url', 'custom_css_url',
   'header_text', 'header_image_url', 'lang', 'dir', 'include_links', 'async', 'mode', 'webhook_url',
@@ -87,7 +90,7 @@ describe('the OpenAPI document and the reference', () => {
     for (const kind of LEGACY) {
       for (const method of ['POST', 'GET']) expect(Object.keys(parametersOf(`${method} /v2/${kind}/create`))).toEqual(expect.arrayContaining(LEGACY_PARAMETERS));
     }
-    for (const id of OPERATIONS.filter((o) => o.startsWith('POST'))) {
+    for (const id of INTERFACE_OPERATIONS.filter((o) => o.startsWith('POST'))) {
       expect(Object.keys(operation(id).requestBody!.content).sort(), id).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
     }
     const convert = parametersOf('POST /v2/convert');
@@ -135,6 +138,14 @@ describe('the OpenAPI document and the reference', () => {
     for (const id of OPERATIONS) {
       for (const [status, response] of Object.entries(operation(id).responses)) expect(response.headers, `${id} ${status}`).toHaveProperty('X-Request-Id');
     }
+    // Beyond the interface: pages of named bodies, errors as the interface's.
+    expect(operation('GET /v2/jobs').responses['200']!.content!['application/json']!.schema).toEqual(ref('JobPage'));
+    expect(operation('GET /v2/jobs/{id}/events').responses['200']!.content!['application/json']!.schema).toEqual(ref('JobHistoryPage'));
+    expect(operation('GET /v2/usage').responses['200']!.content!['application/json']!.schema).toEqual(ref('UsageLedgerPage'));
+    expect(operation('POST /v2/jobs/{id}/rerun').responses['202']!.content!['application/json']!.schema).toEqual(ref('ConvertJobAccepted'));
+    expect(operation('POST /v2/jobs/{id}/webhook/redeliver').responses['202']!.content!['application/json']!.schema).toEqual(ref('WebhookRedeliveryAccepted'));
+    for (const id of HISTORY_OPERATIONS) expect(operation(id).responses['401']!.content, id).toEqual(JSON_ERRORS);
+    expect(Object.keys(parametersOf('GET /v2/jobs')).sort()).toEqual(['created_after', 'created_before', 'cursor', 'limit', 'output', 'status']);
     const error = doc.components.schemas.ErrorObject;
     expect(error.required.sort()).toEqual(['code', 'message', 'retryable']);
     expect(Object.keys(error.properties).sort()).toEqual(['code', 'errors', 'message', 'retryable', 'upgrade_url']);
@@ -170,7 +181,7 @@ describe('the OpenAPI document and the reference', () => {
   it('documents the constraints the routes enforce: each one broken is refused, naming the parameter', async () => {
     const refusals: string[] = [];
     const accepted: string[] = [];
-    for (const id of OPERATIONS.filter((o) => o !== 'GET /v2/jobs/{id}')) {
+    for (const id of INTERFACE_OPERATIONS.filter((o) => o !== 'GET /v2/jobs/{id}')) {
       const [method, path] = id.split(' ') as [string, string];
       const legacy = path.endsWith('/create');
       const valid: Record<string, unknown> = legacy ? { html: '<p>A paragraph.</p>' } : { markdown: 'A paragraph.', output: 'text' };
@@ -192,7 +203,7 @@ describe('the OpenAPI document and the reference', () => {
     }
     // Every operation had constraints to break (the document is not empty of them), and every one held.
     expect(refusals).toEqual([]);
-    for (const id of OPERATIONS.filter((o) => o !== 'GET /v2/jobs/{id}')) expect(accepted.filter((a) => a.startsWith(`${id} `)).length, id).toBeGreaterThan(10);
+    for (const id of INTERFACE_OPERATIONS.filter((o) => o !== 'GET /v2/jobs/{id}')) expect(accepted.filter((a) => a.startsWith(`${id} `)).length, id).toBeGreaterThan(10);
     expect(accepted).toEqual(expect.arrayContaining(['POST /v2/convert async boolean', 'GET /v2/convert include_links boolean', 'POST /v2/pdf/create dir enum']));
     // The path parameter documented as a uuid.
     const notAnId = await stack.request('GET', '/v2/jobs/not-a-uuid', { key });

@@ -37,7 +37,7 @@ describe('events in the schema registry', () => {
     const reader = new EventCodec(registry.url, topics); // a new process: nothing cached
     expect(await reader.decode(currentBytes)).toEqual(current);
     const upcast = await reader.decode(oldBytes);
-    expect(upcast).toMatchObject({ type: 'JobQueued', version: 2, job_id: v1Fixture.job_id, lane: 'sync' });
+    expect(upcast).toMatchObject({ type: 'JobQueued', version: 3, rerun_of: null, job_id: v1Fixture.job_id, lane: 'sync' });
     expect(upcast).toMatchObject({ input: { kind: 'markdown', text: v1Fixture.markdown, ref: null } });
   });
 

@@ -17,6 +17,8 @@ import { convertRoutes, type ConvertRouteOptions } from './routes/convert.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes, type Check } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { jobHistoryRoutes } from './routes/job-history.ts';
+import { jobActionRoutes } from './routes/job-actions.ts';
 import { legacyRoutes } from './routes/legacy.ts';
 
 export interface AppOptions extends ConvertRouteOptions {
@@ -105,6 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(convertRoutes, options);
   await app.register(legacyRoutes, options);
   await app.register(jobRoutes, { view: options.view, watch: options.watch });
+  await app.register(jobHistoryRoutes, { view: options.view });
+  await app.register(jobActionRoutes, options);
   if (options.localFiles) await app.register(fileRoutes, { store: options.localFiles });
   return app;
 }

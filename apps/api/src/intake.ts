@@ -8,7 +8,7 @@ import { BODY_BYTES, UrlEncodedDecoder } from './body-limits.ts';
  * string), before any schema sees it: Folio's one rule for text (`wellFormedText`): U+0000 and lone surrogates
  * become U+FFFD. Invalid UTF-8 becomes U+FFFD too, by the decoders. So nothing a user sends can fail further down
  * (Postgres refuses NUL and lone surrogates, UTF-8 cannot carry the latter), and it means the same however it came.
- * Then booleans sent as text (forms, query strings) become booleans; nothing else is coerced.
+ * Then booleans and integers sent as text (forms, query strings) become booleans and integers; nothing else is coerced.
  */
 export async function wellFormedParameters(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const schema = request.routeOptions.schema as { body?: SchemaLike; querystring?: SchemaLike } | undefined;
@@ -47,8 +47,8 @@ function refuseCutFields(body: unknown): void {
 type SchemaLike = { type?: unknown; properties?: Record<string, SchemaLike> } | undefined;
 
 /**
- * Forms and query strings carry only text, so there a boolean parameter arrives as `true` or `false`; JSON carries
- * real booleans and must send them so. Nothing else is converted: the schemas check types strictly (a null, an array
+ * Forms and query strings carry only text, so there a boolean parameter arrives as `true` or `false` and an integer
+ * as digits; JSON carries real booleans and numbers and must send them so. Nothing else is converted: the schemas check types strictly (a null, an array
  * or a number where a string belongs is refused by name, never coerced into something that converts).
  */
 export function booleansFromText(params: unknown, schema: SchemaLike): unknown {
@@ -61,6 +61,8 @@ export function booleansFromText(params: unknown, schema: SchemaLike): unknown {
       if (text === 'true') out[name] = true;
       else if (text === 'false') out[name] = false;
     }
+    // Integers likewise (a listing's `limit`); anything but plain digits stays text, for the schema to refuse by name.
+    if (property?.type === 'integer' && typeof value === 'string' && /^[0-9]{1,15}$/.test(value)) out[name] = Number(value);
   }
   return out;
 }

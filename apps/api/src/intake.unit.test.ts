@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import Fastify, { type InjectOptions } from 'fastify';
 import multipart from '@fastify/multipart';
 import { formBodyParser } from './body-limits.ts';
-import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
+import { booleansFromText, parseUrlEncoded, wellFormedParameters } from './intake.ts';
 
 describe('parameters at the door', () => {
   it('decodes urlencoded text as UTF-8, invalid sequences as U+FFFD, and keeps repeated names as arrays', () => {
@@ -42,5 +42,13 @@ describe('parameters at the door', () => {
     const parts = await seen({ method: 'POST', url: '/x', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: multipartBody });
     expect(parts.body.markdown).toBe('a\uFFFD\uFFFD\uFFFDb');
     await app.close();
+  });
+
+  it('reads booleans and plain-digit integers from text where the schema wants them, and leaves anything else for the schema to refuse', () => {
+    const schema = { properties: { async: { type: 'boolean' }, limit: { type: 'integer' }, title: { type: 'string' } } };
+    expect(booleansFromText({ async: 'TRUE', limit: '20', title: '7' }, schema)).toEqual({ async: true, limit: 20, title: '7' });
+    for (const limit of ['-1', '1.5', '1e3', ' 2', '', '0x10', ['1', '2']]) {
+      expect(booleansFromText({ limit }, schema)).toEqual({ limit });
+    }
   });
 });

@@ -60,7 +60,8 @@ export async function deliverCallback(ctx: DeliveryContext, callback: ScheduledC
     headers: { ...signCallback(signer.key, callback.job_id, body, now.getTime() / 1000) },
     timeoutMs: ctx.timeoutMs,
   });
-  const next = afterAttempt(attempt, result, ctx.retryDelaysMs, new Date());
+  // A redelivery the key's owner asked for is one POST: its outcome is final either way.
+  const next = afterAttempt(attempt, result, callback.redelivery ? [] : ctx.retryDelaysMs, new Date());
   await record(ctx, callback, attempt, result, next.outcome, next.nextAttemptAt, waiting, log);
 }
 

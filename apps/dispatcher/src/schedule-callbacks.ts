@@ -13,7 +13,7 @@ import {
 } from '@folio/event-log';
 import type { Logger } from '@folio/logging';
 import { parkAndFailJob } from '@folio/parked-events';
-import { scheduleCallbacks } from '@folio/webhooks';
+import { scheduleCallbacks, scheduleRedelivery } from '@folio/webhooks';
 
 export interface SchedulingOptions {
   kafka: Kafka;
@@ -56,11 +56,13 @@ export async function startScheduling(options: SchedulingOptions): Promise<KeptC
       const waiting = batchWaiting(logger, 'scheduling callbacks', batch, { heartbeat, isRunning, isStale });
       try {
         const finished = new Set<string>();
+        const redeliveries: Array<{ jobId: string; eventId: string }> = [];
         for (const message of batch.messages) {
           if (!message.value) continue;
           const decoded = await settle(() => codec.decode(message.value!), { ...waiting, tries: PERMANENT_TRIES });
           if (decoded.ok) {
             if (decoded.value.type === 'JobSucceeded' || decoded.value.type === 'JobFailed') finished.add(decoded.value.job_id);
+            if (decoded.value.type === 'WebhookRedeliveryRequested') redeliveries.push({ jobId: decoded.value.job_id, eventId: decoded.value.event_id });
             continue;
           }
           await parkAndFailJob(
@@ -86,6 +88,12 @@ export async function startScheduling(options: SchedulingOptions): Promise<KeptC
             options.onScheduled();
           }
         }
+        // After the batch's own terminal events are scheduled: a request comes after its job's end in the partition.
+        let redelivering = 0;
+        for (const { jobId, eventId } of redeliveries) {
+          if (await retryTransient(() => scheduleRedelivery(sql, jobId, eventId), waiting)) redelivering++;
+        }
+        if (redelivering > 0) options.onScheduled();
       } catch (error) {
         // Stopping or rebalancing mid-wait: leave the batch to whoever reads the partition next.
         if (error instanceof ConsumerStoppedError) return;

@@ -52,7 +52,11 @@ export const jobs = pgTable(
     /** The event that made the job final: the first terminal event in log order. */
     terminalEventId: uuid('terminal_event_id'),
   },
-  (t) => [index('jobs_key_finished_idx').on(t.keyId, t.finishedAt)],
+  (t) => [
+    index('jobs_key_finished_idx').on(t.keyId, t.finishedAt),
+    // GET /v2/jobs: a key's jobs, newest first (the cursor is the last row's created_at and job_id).
+    index('jobs_key_created_idx').on(t.keyId, t.createdAt.desc(), t.jobId.desc()),
+  ],
 );
 
 /** Read model: every event of every job, as projected, for audit. `effective` is false for events that changed nothing. */
@@ -72,7 +76,11 @@ export const jobHistory = pgTable(
     offset: bigint('offset', { mode: 'number' }).notNull(),
     data: jsonb('data').notNull(),
   },
-  (t) => [index('job_history_job_idx').on(t.jobId, t.topic, t.partition, t.offset)],
+  (t) => [
+    index('job_history_job_idx').on(t.jobId, t.topic, t.partition, t.offset),
+    // A job's reruns (JobQueued v3 `rerun_of`), shown in the original's GET /v2/jobs/{id}/events.
+    index('job_history_rerun_of_idx').on(sql`(${t.data}->>'rerun_of')`).where(sql`type = 'JobQueued'`),
+  ],
 );
 
 /** How far the projection has read each partition, committed in the same transaction as the rows it produced. */
@@ -128,6 +136,10 @@ export const deliverySchedule = pgTable(
     /** The exact bytes every attempt sends, kept at the first attempt (a retry sends the same bytes, signed the same). */
     body: text('body'),
     attemptsMade: integer('attempts_made').notNull().default(0),
+    /** The attempt owed is one the key's owner asked for (POST /v2/jobs/{id}/webhook/redeliver): one POST, no retries. */
+    redelivery: boolean('redelivery').notNull().default(false),
+    /** The WebhookRedeliveryRequested last applied, so a batch the dispatcher reads again does not send it twice. */
+    redeliveryEventId: uuid('redelivery_event_id'),
     /** `pending` while attempts are owed; then `delivered`, `gave_up` or `not_sent`. */
     state: text('state').notNull(),
     nextAttemptAt: tz('next_attempt_at').notNull(),
@@ -197,6 +209,8 @@ export const usage = pgTable(
     period: text('period').notNull(),
     ordinal: integer('ordinal').notNull(),
     countedAt: tz('counted_at').notNull(),
+    /** What the document was (pdf, markdown…), for the ledger (GET /v2/usage); null on rows counted before it was kept. */
+    output: text('output'),
   },
   (t) => [unique('usage_key_period_ordinal').on(t.keyId, t.period, t.ordinal), index('usage_key_idx').on(t.keyId)],
 );

@@ -1,6 +1,15 @@
 import { jobError } from './errors.ts';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
-import type { JobError, JobFailed, JobProcessing, JobQueued, JobResult, JobSucceeded, WebhookDeliveryAttempted } from './types.ts';
+import type {
+  JobError,
+  JobFailed,
+  JobProcessing,
+  JobQueued,
+  JobResult,
+  JobSucceeded,
+  WebhookDeliveryAttempted,
+  WebhookRedeliveryRequested,
+} from './types.ts';
 
 /** Job ids are UUIDv7: time-ordered, so their age is readable and index inserts stay local. */
 export function newJobId(): string {
@@ -20,10 +29,10 @@ const base = (jobId: string, now: Date) => ({
 });
 
 export function jobQueued(
-  fields: Omit<JobQueued, 'type' | 'version' | 'event_id' | 'occurred_at'>,
+  fields: Omit<JobQueued, 'type' | 'version' | 'event_id' | 'occurred_at' | 'rerun_of'> & { rerun_of?: string | null },
   now = new Date(),
 ): JobQueued {
-  return { type: 'JobQueued', version: 2, ...base(fields.job_id, now), ...fields };
+  return { type: 'JobQueued', version: 3, ...base(fields.job_id, now), ...fields, rerun_of: fields.rerun_of ?? null };
 }
 
 export function jobProcessing(jobId: string, attempt: number, worker: string, now = new Date()): JobProcessing {
@@ -70,4 +79,8 @@ export function webhookDeliveryAttempted(
   now = new Date(),
 ): WebhookDeliveryAttempted {
   return { type: 'WebhookDeliveryAttempted', version: 1, ...base(jobId, now), ...fields, duration_ms: Math.round(fields.duration_ms) };
+}
+
+export function webhookRedeliveryRequested(jobId: string, requestId: string, worker: string, now = new Date()): WebhookRedeliveryRequested {
+  return { type: 'WebhookRedeliveryRequested', version: 1, ...base(jobId, now), request_id: requestId, worker };
 }

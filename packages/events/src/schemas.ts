@@ -93,6 +93,12 @@ const jobQueuedV2: AvroRecordSchema = {
   ],
 };
 
+/** v3: `rerun_of`, the job a rerun repeats (null for every other job). */
+const jobQueuedV3: AvroRecordSchema = {
+  ...jobQueuedV2,
+  fields: [...envelope('JobQueued', 3), ...jobQueuedV2.fields.slice(envelope('JobQueued', 2).length), { name: 'rerun_of', ...nullable('string') }],
+};
+
 const jobProcessingV1: AvroRecordSchema = {
   type: 'record',
   name: 'JobProcessing',
@@ -196,13 +202,21 @@ const webhookDeliveryAttemptedV1: AvroRecordSchema = {
   ],
 };
 
+const webhookRedeliveryRequestedV1: AvroRecordSchema = {
+  type: 'record',
+  name: 'WebhookRedeliveryRequested',
+  namespace,
+  fields: [...envelope('WebhookRedeliveryRequested', 1), { name: 'request_id', type: 'string' }, { name: 'worker', type: 'string' }],
+};
+
 /** Every schema, by event type and version. */
 export const SCHEMAS: Record<JobEventType, Record<number, AvroRecordSchema>> = {
-  JobQueued: { 1: jobQueuedV1, 2: jobQueuedV2 },
+  JobQueued: { 1: jobQueuedV1, 2: jobQueuedV2, 3: jobQueuedV3 },
   JobProcessing: { 1: jobProcessingV1 },
   JobSucceeded: { 1: jobSucceededV1 },
   JobFailed: { 1: jobFailedV1 },
   WebhookDeliveryAttempted: { 1: webhookDeliveryAttemptedV1 },
+  WebhookRedeliveryRequested: { 1: webhookRedeliveryRequestedV1 },
 };
 
 export function schemaOf(type: JobEventType, version: number): AvroRecordSchema {

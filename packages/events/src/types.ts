@@ -95,7 +95,7 @@ interface EventBase {
 
 export interface JobQueued extends EventBase {
   type: 'JobQueued';
-  version: 2;
+  version: 3;
   request_id: string;
   key_id: string;
   lane: Lane;
@@ -105,6 +105,8 @@ export interface JobQueued extends EventBase {
   webhook_url: string | null;
   /** When the job stops being readable. */
   expires_at: string;
+  /** The job this one reruns with the same request (POST /v2/jobs/{id}/rerun), or null. Since v3. */
+  rerun_of: string | null;
 }
 
 export interface JobProcessing extends EventBase {
@@ -164,14 +166,28 @@ export interface WebhookDeliveryAttempted extends EventBase {
   next_attempt_at: string | null;
 }
 
-export type JobEvent = JobQueued | JobProcessing | JobSucceeded | JobFailed | WebhookDeliveryAttempted;
+/**
+ * The key's owner asked for a finished job's callback to be sent once more (POST /v2/jobs/{id}/webhook/redeliver).
+ * Written by the API on the lifecycle topic; the dispatcher reads it and owes one more attempt, which it records as
+ * a WebhookDeliveryAttempted like any other.
+ */
+export interface WebhookRedeliveryRequested extends EventBase {
+  type: 'WebhookRedeliveryRequested';
+  version: 1;
+  /** The HTTP request that asked for it (X-Request-Id). */
+  request_id: string;
+  worker: string;
+}
+
+export type JobEvent = JobQueued | JobProcessing | JobSucceeded | JobFailed | WebhookDeliveryAttempted | WebhookRedeliveryRequested;
 export type JobEventType = JobEvent['type'];
 
 /** The current version of each event type. */
 export const CURRENT_VERSION = {
-  JobQueued: 2,
+  JobQueued: 3,
   JobProcessing: 1,
   JobSucceeded: 1,
   JobFailed: 1,
   WebhookDeliveryAttempted: 1,
+  WebhookRedeliveryRequested: 1,
 } as const satisfies Record<JobEventType, number>;

@@ -13,7 +13,7 @@ const UPCASTERS: Partial<Record<JobEventType, Record<number, Upcaster>>> = {
     /** v1 carried markdown inline, had no lanes (everything was synchronous) and only a title option. */
     1: (v1) => {
       const occurredAt = String(v1.occurred_at);
-      const v2: Omit<JobQueued, 'type' | 'version'> & { type: string; version: number } = {
+      const v2: Omit<JobQueued, 'type' | 'version' | 'rerun_of'> & { type: string; version: number } = {
         type: 'JobQueued',
         version: 2,
         event_id: String(v1.event_id),
@@ -30,6 +30,8 @@ const UPCASTERS: Partial<Record<JobEventType, Record<number, Upcaster>>> = {
       };
       return v2 as unknown as Record<string, unknown>;
     },
+    /** v3 added `rerun_of`: no job before it was a rerun. */
+    2: (v2) => ({ ...v2, version: 3, rerun_of: null }),
   },
 };
 

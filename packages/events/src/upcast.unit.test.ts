@@ -12,7 +12,7 @@ describe('upcasting', () => {
     const event = upcast(v1);
     expect(event).toEqual({
       type: 'JobQueued',
-      version: 2,
+      version: 3,
       event_id: v1.event_id,
       job_id: v1.job_id,
       occurred_at: v1.occurred_at,
@@ -24,7 +24,14 @@ describe('upcasting', () => {
       options: { ...DEFAULT_OPTIONS, title: 'Old' },
       webhook_url: null,
       expires_at: '2025-01-03T10:00:00.000Z',
+      rerun_of: null,
     });
+  });
+
+  it('gives a v2 JobQueued (before reruns) rerun_of null and leaves the rest as written', () => {
+    const v3 = upcast(v1) as unknown as Record<string, unknown>;
+    const { rerun_of: _, ...v2 }: Record<string, unknown> = { ...v3, version: 2 };
+    expect(upcast(v2)).toEqual(v3);
   });
 
   it('passes current events through untouched', () => {

@@ -8,6 +8,8 @@ export interface FinishedJob {
   key_id: string | null;
   status: string;
   finished_at: string | null;
+  /** What the document was, kept in its ledger row (GET /v2/usage). */
+  output: string | null;
 }
 
 /**
@@ -25,8 +27,8 @@ export async function settleUsage(tx: postgres.TransactionSql, jobs: FinishedJob
     ...succeeded.map((j) => {
       const period = periodOf(j.finished_at ?? new Date());
       return tx`
-        insert into usage (job_id, key_id, period, ordinal, counted_at)
-        select ${j.job_id}, ${j.key_id}, ${period}, coalesce(max(ordinal), 0) + 1, ${j.finished_at ?? new Date().toISOString()}
+        insert into usage (job_id, key_id, period, ordinal, counted_at, output)
+        select ${j.job_id}, ${j.key_id}, ${period}, coalesce(max(ordinal), 0) + 1, ${j.finished_at ?? new Date().toISOString()}, ${j.output}
         from usage where key_id = ${j.key_id} and period = ${period}
         on conflict (job_id) do nothing`;
     }),

@@ -100,7 +100,9 @@ export function evolve(job: JobRow, event: JobEvent): { job: JobRow; effective: 
       };
     }
     case 'WebhookDeliveryAttempted':
-      // A callback attempt changes the deliveries read model, not the job: a job's end never changes (invariant 2).
+    case 'WebhookRedeliveryRequested':
+      // A callback attempt (or a request for one more) changes the deliveries, not the job: a job's end never
+      // changes (invariant 2). Both are kept in its history.
       return { job, effective: true };
   }
 }

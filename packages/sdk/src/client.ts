@@ -1,5 +1,6 @@
 import { FolioError, type FolioErrorCode } from './errors.ts';
 import { Jobs } from './jobs.ts';
+import { UsageLedger } from './history.ts';
 import { Transport, type FolioOptions } from './transport.ts';
 import type { ConvertAsyncParams, ConvertJobAccepted, ConvertParams, ConvertResult, Output } from './types.ts';
 
@@ -15,11 +16,14 @@ export interface CallOptions {
  */
 export class Folio {
   readonly jobs: Jobs;
+  /** The usage ledger: `for await (const document of folio.usage.list({ period: '2026-11' }))`. */
+  readonly usage: UsageLedger;
   private readonly transport: Transport;
 
   constructor(options: FolioOptions) {
     this.transport = new Transport(options);
     this.jobs = new Jobs(this.transport);
+    this.usage = new UsageLedger(this.transport);
   }
 
   /**

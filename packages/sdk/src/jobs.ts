@@ -1,7 +1,8 @@
 import { FolioError } from './errors.ts';
 import { parseRetryAfter, sleep } from './retry.ts';
 import type { Transport } from './transport.ts';
-import type { FinishedJob, Job } from './types.ts';
+import { JobHistory, type ListJobsParams, type Paged, type ReadOptions } from './history.ts';
+import type { ConvertJobAccepted, FinishedJob, Job, JobHistoryEntry, WebhookRedeliveryAccepted } from './types.ts';
 
 export interface WaitOptions {
   /** Stops waiting: wait() rejects with the signal's reason. */
@@ -21,9 +22,33 @@ export function isFinished(job: Job): job is FinishedJob {
   return job.status === 'succeeded' || job.status === 'failed';
 }
 
-/** GET /v2/jobs/{id}, once or until the job is finished. */
+/** GET /v2/jobs/{id}, once or until the job is finished; and beyond the interface, the key's jobs and their histories. */
 export class Jobs {
-  constructor(private readonly transport: Transport) {}
+  private readonly history: JobHistory;
+
+  constructor(private readonly transport: Transport) {
+    this.history = new JobHistory(transport);
+  }
+
+  /** The job's history from Folio's log, oldest first: `for await (const entry of folio.jobs.events(id))`. */
+  events(id: string, params: { limit?: number } = {}, options: ReadOptions = {}): Paged<JobHistoryEntry> {
+    return this.history.events(id, params, options);
+  }
+
+  /** The key's readable jobs, newest first, filtered: `for await (const job of folio.jobs.list({ status: 'failed' }))`. */
+  list(params: ListJobsParams = {}, options: ReadOptions = {}): Paged<Job> {
+    return this.history.list(params, options);
+  }
+
+  /** Runs the job again as a new background job with the same request; read it with `jobs.wait(job_id)`. */
+  rerun(id: string, options: ReadOptions = {}): Promise<ConvertJobAccepted> {
+    return this.history.rerun(id, options);
+  }
+
+  /** Sends a finished job's callback once more. */
+  redeliverWebhook(id: string, options: ReadOptions = {}): Promise<WebhookRedeliveryAccepted> {
+    return this.history.redeliverWebhook(id, options);
+  }
 
   /** The job as it is now. A job of another key, an unknown id or one older than 48 hours: FolioError job_not_found. */
   async get(id: string, options: { signal?: AbortSignal } = {}): Promise<Job> {

@@ -62,12 +62,17 @@ export class Transport {
    * time (a request body can be read only once) and must send the same thing every time: callers make that safe
    * for conversions with an Idempotency-Key (see Folio.post).
    */
-  async call<T>(send: Send<T>, signal?: AbortSignal): Promise<{ data: T; response: Response }> {
+  async call<T>(
+    send: Send<T>,
+    signal?: AbortSignal,
+    /** Narrows which retryable failures are retried, for a call that is not safe to send twice. */
+    safeToRetry: (failure: FolioError) => boolean = () => true,
+  ): Promise<{ data: T; response: Response }> {
     let previous: FolioError | undefined;
     for (let retry = 1; ; retry++) {
       const failure = await this.attempt((attemptSignal) => send(attemptSignal, previous), signal);
       if (!(failure instanceof FolioError)) return failure;
-      if (retry > this.policy.maxRetries || !isRetryable(failure)) throw failure;
+      if (retry > this.policy.maxRetries || !isRetryable(failure) || !safeToRetry(failure)) throw failure;
       await sleep(retryDelayMs(retry, failure, this.policy, this.random), signal);
       previous = failure;
     }

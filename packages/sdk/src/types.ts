@@ -11,6 +11,13 @@ export type ConvertJsonResponse = Schemas['ConvertJsonResponse'];
 export type ConvertJobAccepted = Schemas['ConvertJobAccepted'];
 export type ErrorObject = Schemas['ErrorObject'];
 export type Job = Schemas['Job'];
+/** Beyond the interface: a job's history, the usage ledger, a redelivery. */
+export type JobHistoryEntry = Schemas['JobHistoryEntry'];
+export type JobHistoryPage = Schemas['JobHistoryPage'];
+export type JobPage = Schemas['JobPage'];
+export type UsageLedgerEntry = Schemas['UsageLedgerEntry'];
+export type UsageLedgerPage = Schemas['UsageLedgerPage'];
+export type WebhookRedeliveryAccepted = Schemas['WebhookRedeliveryAccepted'];
 /** The interface's error codes, exactly as the API documents them. */
 export type ErrorCode = ErrorObject['code'];
 

@@ -9,6 +9,8 @@ export interface ScheduledCallback {
   host: string;
   body: string | null;
   attempts_made: number;
+  /** The attempt owed was asked for by the key's owner (a redelivery): it is sent once, without retries. */
+  redelivery: boolean;
 }
 
 /** host:port of a webhook_url: the unit of per-receiver fairness. */
@@ -79,7 +81,7 @@ export async function claimDueCallbacks(
     return tx<ScheduledCallback[]>`
       update delivery_schedule set next_attempt_at = now() + ${options.leaseMs} * interval '1 millisecond', updated_at = now()
       where job_id in ${tx(chosen)}
-      returning job_id, key_id, url, host, body, attempts_made`;
+      returning job_id, key_id, url, host, body, attempts_made, redelivery`;
   }) as Promise<ScheduledCallback[]>;
 }
 
@@ -110,6 +112,21 @@ export async function recordAttempt(
   const state = outcome === 'retrying' ? 'pending' : outcome;
   await sql`
     update delivery_schedule
-    set attempts_made = ${attempt}, state = ${state}, next_attempt_at = ${nextAttemptAt ?? new Date()}, updated_at = now()
+    set attempts_made = ${attempt}, state = ${state}, next_attempt_at = ${nextAttemptAt ?? new Date()}, redelivery = false, updated_at = now()
     where job_id = ${jobId} and attempts_made = ${attempt - 1}`;
+}
+
+/**
+ * Owes one more attempt at a callback whose attempts have ended (delivered, given up, not sent), because its key's
+ * owner asked (a WebhookRedeliveryRequested event): it comes due at once and is sent once, without retries. A callback
+ * still being delivered owes its attempts already and is left alone. Applying the same request twice (the dispatcher
+ * reading its batch again) owes nothing more. Returns whether an attempt is now owed.
+ */
+export async function scheduleRedelivery(sql: Sql, jobId: string, requestEventId: string): Promise<boolean> {
+  const owed = await sql`
+    update delivery_schedule
+    set state = 'pending', redelivery = true, next_attempt_at = now(), redelivery_event_id = ${requestEventId}, updated_at = now()
+    where job_id = ${jobId} and state <> 'pending' and redelivery_event_id is distinct from ${requestEventId}::uuid and expires_at > now()
+    returning job_id`;
+  return owed.length > 0;
 }

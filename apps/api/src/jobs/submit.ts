@@ -25,7 +25,7 @@ export interface SubmitContext {
 export async function queueJob(
   ctx: SubmitContext,
   request: ConvertRequest,
-  meta: { key: Pick<ApiKey, 'id' | 'plan' | 'documentLimit'>; requestId: string; jobId?: string },
+  meta: { key: Pick<ApiKey, 'id' | 'plan' | 'documentLimit'>; requestId: string; jobId?: string; rerunOf?: string },
 ): Promise<JobQueued> {
   const jobId = meta.jobId ?? newJobId();
   const now = new Date();
@@ -43,7 +43,7 @@ export async function queueJob(
 async function publishJob(
   ctx: SubmitContext,
   request: ConvertRequest,
-  meta: { key: Pick<ApiKey, 'id'>; requestId: string; jobId: string; now: Date; expiresAt: string },
+  meta: { key: Pick<ApiKey, 'id'>; requestId: string; jobId: string; now: Date; expiresAt: string; rerunOf?: string },
 ): Promise<JobQueued> {
   const { jobId, now } = meta;
   const carried = await claimCheck(ctx.store, `inputs/${jobId}`, request.input.text, contentTypeOf(request.input.kind), ctx.claimCheckBytes);
@@ -59,6 +59,7 @@ async function publishJob(
       options: request.options,
       webhook_url: request.webhookUrl,
       expires_at: meta.expiresAt,
+      rerun_of: meta.rerunOf ?? null,
     },
     now,
   );

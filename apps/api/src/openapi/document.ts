@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import { IDEMPOTENCY_HEADER, SANE_KEY } from '../jobs/idempotency.ts';
 import { SHARED_SCHEMAS } from '../schemas/bodies.ts';
+import { HISTORY_SCHEMAS } from '../schemas/history.ts';
 import { jobFinishedCallback } from '../schemas/responses.ts';
 import { serializeAsSent } from '../schemas/serialize.ts';
 
@@ -45,7 +46,7 @@ type Document = { paths?: Record<string, Record<string, Operation>> };
  */
 export async function interfaceDocs(app: FastifyInstance, options: { publicUrl: string }): Promise<void> {
   serializeAsSent(app);
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  for (const schema of [...SHARED_SCHEMAS, ...HISTORY_SCHEMAS]) app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {
@@ -62,6 +63,7 @@ export async function interfaceDocs(app: FastifyInstance, options: { publicUrl: 
       tags: [
         { name: 'convert', description: 'the unified endpoint: one input to one output' },
         { name: 'jobs', description: 'background jobs' },
+        { name: 'history', description: 'beyond the interface: a key’s jobs, their histories from the log, reruns, callbacks sent again, the usage ledger' },
         { name: 'legacy', description: 'the older endpoints, kept unchanged' },
       ],
     },

@@ -1435,6 +1435,483 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/jobs/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a job’s history
+         * @description Every event of the job in order: queued, each processing attempt with its renderer, succeeded or failed, an outcome that came too late (effective false), every callback attempt with its status and duration, redelivery requests and reruns; each with its time and the Kafka topic, partition and offset it was read from.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description items a page (default 20, at most 100) */
+                    limit?: number;
+                    /** @description next_cursor of the page before; leave out for the first page */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the job’s history, oldest first */
+                200: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobHistoryPage"];
+                    };
+                };
+                /** @description invalid_parameters: limit or cursor (errors names them) */
+                400: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description api_key_required, invalid_api_key or subscription_inactive */
+                401: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description job_not_found: a wrong id, another key’s job, or a job older than 48 hours */
+                404: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description invalid_parameters: the id is not a job id (a uuid) */
+                422: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description rate_limited: more reads than the polling budget allows (shared with GET /v2/jobs/{id}); wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the key’s jobs
+         * @description The key’s jobs that are still readable (48 hours), newest first, each exactly as GET /v2/jobs/{id} returns it.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "queued" | "processing" | "succeeded" | "failed";
+                    output?: "pdf" | "docx" | "markdown" | "json" | "html" | "text";
+                    /** @description jobs created at or after this instant (ISO 8601 with a time zone) */
+                    created_after?: string;
+                    /** @description jobs created before this instant (ISO 8601 with a time zone) */
+                    created_before?: string;
+                    /** @description items a page (default 20, at most 100) */
+                    limit?: number;
+                    /** @description next_cursor of the page before; leave out for the first page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the key’s readable jobs, newest first */
+                200: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JobPage"];
+                    };
+                };
+                /** @description invalid_parameters: a filter, limit or cursor (errors names each) */
+                400: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description api_key_required, invalid_api_key or subscription_inactive */
+                401: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description rate_limited: more reads than the polling budget allows (shared with GET /v2/jobs/{id}); wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the documents that counted in a month
+         * @description The usage ledger: every document counted toward the plan in a calendar month (UTC), in the order they were counted.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the month, YYYY-MM (UTC); the current one when left out */
+                    period?: string;
+                    /** @description items a page (default 20, at most 100) */
+                    limit?: number;
+                    /** @description next_cursor of the page before; leave out for the first page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the documents counted in the month */
+                200: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UsageLedgerPage"];
+                    };
+                };
+                /** @description invalid_parameters: period, limit or cursor (errors names each) */
+                400: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description api_key_required, invalid_api_key or subscription_inactive */
+                401: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description rate_limited: more reads than the polling budget allows (shared with GET /v2/jobs/{id}); wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/jobs/{id}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a job again
+         * @description A new background job with the original’s request (input, output, options, webhook_url), linked to it: its JobQueued names the original in rerun_of, and the original’s events show a rerun entry. Admitted and metered as any POST /v2/convert: it counts as a document only when it succeeds.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the rerun is accepted as a new background job; read it at Location */
+                202: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        /** @description the job’s status_url */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConvertJobAccepted"];
+                    };
+                };
+                /** @description invalid_parameters: the original’s request is no longer admitted (an address now private), or html_too_large */
+                400: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description api_key_required, invalid_api_key, subscription_inactive or limit_exceeded */
+                401: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description quota_exceeded: the free plan has no documents left this month (upgrade_url says where to upgrade) */
+                402: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description job_not_found: a wrong id, another key’s job, or a job older than 48 hours */
+                404: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description invalid_parameters: the id is not a job id (a uuid) */
+                422: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description rate_limited: too many requests that start work (the budget of POST /v2/convert); wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/jobs/{id}/webhook/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a job’s callback once more
+         * @description For a finished job started with a webhook_url whose callback has been delivered or given up on: the dispatcher sends it once more (the same body, signed afresh, no retries) and records the attempt in the job’s events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the callback will be sent once more; the attempt shows in the job’s events */
+                202: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookRedeliveryAccepted"];
+                    };
+                };
+                /** @description api_key_required, invalid_api_key or subscription_inactive */
+                401: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description job_not_found: a wrong id, another key’s job, or a job older than 48 hours */
+                404: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description invalid_parameters: the id is not a job id, the job was started without a webhook_url, it has not finished, or its callback is still being delivered */
+                422: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description rate_limited: more reads than the polling budget allows (shared with GET /v2/jobs/{id}); wait Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
+                        "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1598,6 +2075,242 @@ export interface components {
             status: "failed";
             message: string;
             type: "parameters-validation" | "banned-domain" | "failed-parsed" | "fetch-error" | "high-load" | "invalid-file-ext" | "large-page" | "security-platform" | "timeout" | "catch-all";
+        };
+        /** @description one event in a job’s history, by `kind` */
+        JobHistoryEntry: {
+            /**
+             * @description the request was accepted (JobQueued)
+             * @enum {string}
+             */
+            kind: "queued";
+            /** Format: uuid */
+            event_id: string;
+            /** @description the event’s name in the log (JobQueued, JobProcessing, …) */
+            event_type: string;
+            /**
+             * Format: date-time
+             * @description when its writer recorded it
+             */
+            occurred_at: string;
+            /** @description false for an event that changed nothing: an outcome after the job had ended (a late success after a timeout), a duplicate */
+            effective: boolean;
+            /** @description the Kafka topic it was read from */
+            topic: string;
+            partition: number;
+            offset: number;
+            lane: "sync" | "async";
+            output: "pdf" | "docx" | "markdown" | "json" | "html" | "text";
+            /** @description which kind of input was sent */
+            input: "url" | "html" | "markdown";
+            webhook_url: string | null;
+            rerun_of: string | null;
+        } | {
+            /**
+             * @description a renderer started an attempt (JobProcessing)
+             * @enum {string}
+             */
+            kind: "processing";
+            /** Format: uuid */
+            event_id: string;
+            /** @description the event’s name in the log (JobQueued, JobProcessing, …) */
+            event_type: string;
+            /**
+             * Format: date-time
+             * @description when its writer recorded it
+             */
+            occurred_at: string;
+            /** @description false for an event that changed nothing: an outcome after the job had ended (a late success after a timeout), a duplicate */
+            effective: boolean;
+            /** @description the Kafka topic it was read from */
+            topic: string;
+            partition: number;
+            offset: number;
+            attempt: number;
+            /** @description the process that wrote it: a renderer (host/pid), `api` or a dispatcher */
+            worker: string;
+        } | {
+            /**
+             * @description the conversion succeeded (JobSucceeded)
+             * @enum {string}
+             */
+            kind: "succeeded";
+            /** Format: uuid */
+            event_id: string;
+            /** @description the event’s name in the log (JobQueued, JobProcessing, …) */
+            event_type: string;
+            /**
+             * Format: date-time
+             * @description when its writer recorded it
+             */
+            occurred_at: string;
+            /** @description false for an event that changed nothing: an outcome after the job had ended (a late success after a timeout), a duplicate */
+            effective: boolean;
+            /** @description the Kafka topic it was read from */
+            topic: string;
+            partition: number;
+            offset: number;
+            attempt: number;
+            /** @description the process that wrote it: a renderer (host/pid), `api` or a dispatcher */
+            worker: string;
+            /** @description how long the conversion took */
+            duration_ms: number;
+        } | {
+            /**
+             * @description the job failed (JobFailed): a conversion error, or the synchronous ceiling recorded by the api
+             * @enum {string}
+             */
+            kind: "failed";
+            /** Format: uuid */
+            event_id: string;
+            /** @description the event’s name in the log (JobQueued, JobProcessing, …) */
+            event_type: string;
+            /**
+             * Format: date-time
+             * @description when its writer recorded it
+             */
+            occurred_at: string;
+            /** @description false for an event that changed nothing: an outcome after the job had ended (a late success after a timeout), a duplicate */
+            effective: boolean;
+            /** @description the Kafka topic it was read from */
+            topic: string;
+            partition: number;
+            offset: number;
+            attempt: number | null;
+            /** @description the process that wrote it: a renderer (host/pid), `api` or a dispatcher */
+            worker: string;
+            error: components["schemas"]["ErrorObject"];
+        } | {
+            /**
+             * @description one POST of the job-finished callback (WebhookDeliveryAttempted)
+             * @enum {string}
+             */
+            kind: "webhook_attempt";
+            /** Format: uuid */
+            event_id: string;
+            /** @description the event’s name in the log (JobQueued, JobProcessing, …) */
+            event_type: string;
+            /**
+             * Format: date-time
+             * @description when its writer recorded it
+             */
+            occurred_at: string;
+            /** @description false for an event that changed nothing: an outcome after the job had ended (a late success after a timeout), a duplicate */
+            effective: boolean;
+            /** @description the Kafka topic it was read from */
+            topic: string;
+            partition: number;
+            offset: number;
+            /** @description 1 for the first POST; retries and redeliveries count on */
+            attempt: number;
+            /** @description the process that wrote it: a renderer (host/pid), `api` or a dispatcher */
+            worker: string;
+            /** Format: uri */
+            url: string;
+            status_code: number | null;
+            error: string | null;
+            duration_ms: number;
+            outcome: "delivered" | "retrying" | "gave_up" | "not_sent";
+            next_attempt_at: string | null;
+        } | {
+            /**
+             * @description the key’s owner asked for the callback once more (WebhookRedeliveryRequested)
+             * @enum {string}
+             */
+            kind: "webhook_redelivery_requested";
+            /** Format: uuid */
+            event_id: string;
+            /** @description the event’s name in the log (JobQueued, JobProcessing, …) */
+            event_type: string;
+            /**
+             * Format: date-time
+             * @description when its writer recorded it
+             */
+            occurred_at: string;
+            /** @description false for an event that changed nothing: an outcome after the job had ended (a late success after a timeout), a duplicate */
+            effective: boolean;
+            /** @description the Kafka topic it was read from */
+            topic: string;
+            partition: number;
+            offset: number;
+            /** @description X-Request-Id of the request that asked */
+            request_id: string;
+        } | {
+            /**
+             * @description a rerun of this job was started: the new job’s JobQueued, which names this job in rerun_of
+             * @enum {string}
+             */
+            kind: "rerun";
+            /** Format: uuid */
+            event_id: string;
+            /** @description the event’s name in the log (JobQueued, JobProcessing, …) */
+            event_type: string;
+            /**
+             * Format: date-time
+             * @description when its writer recorded it
+             */
+            occurred_at: string;
+            /** @description false for an event that changed nothing: an outcome after the job had ended (a late success after a timeout), a duplicate */
+            effective: boolean;
+            /** @description the Kafka topic it was read from */
+            topic: string;
+            partition: number;
+            offset: number;
+            /**
+             * Format: uuid
+             * @description the new job
+             */
+            rerun_job_id: string;
+        };
+        /** @description a page of a job’s history, oldest first */
+        JobHistoryPage: {
+            /** Format: uuid */
+            job_id: string;
+            data: components["schemas"]["JobHistoryEntry"][];
+            next_cursor: string | null;
+        };
+        /** @description a page of the key’s jobs, newest first */
+        JobPage: {
+            /** @description each exactly as GET /v2/jobs/{id} returns it */
+            data: components["schemas"]["Job"][];
+            next_cursor: string | null;
+        };
+        /** @description one document that counted toward the plan */
+        UsageLedgerEntry: {
+            /** Format: uuid */
+            job_id: string;
+            /**
+             * Format: date-time
+             * @description when its success was counted
+             */
+            counted_at: string;
+            output: string | null;
+            /** @description its number in the month: the used_this_period its result reports */
+            ordinal: number;
+        };
+        /** @description the documents counted in a month, in the order they were counted */
+        UsageLedgerPage: {
+            /** @description the calendar month (UTC) */
+            period: string;
+            usage: components["schemas"]["Usage"];
+            data: components["schemas"]["UsageLedgerEntry"][];
+            next_cursor: string | null;
+        };
+        /** @description the callback will be sent once more */
+        WebhookRedeliveryAccepted: {
+            /** @enum {string} */
+            status: "queued";
+            /** Format: uuid */
+            job_id: string;
+            /**
+             * Format: uuid
+             * @description the WebhookRedeliveryRequested event; the attempt follows it in the job’s events
+             */
+            event_id: string;
+            /**
+             * Format: uri
+             * @description GET /v2/jobs/{id}/events of the job
+             */
+            events_url: string;
         };
     };
     responses: never;
