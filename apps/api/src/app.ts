@@ -19,6 +19,7 @@ import { healthRoutes, type Check } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { jobHistoryRoutes } from './routes/job-history.ts';
 import { jobActionRoutes } from './routes/job-actions.ts';
+import { jobsPageRoutes } from './routes/jobs-page.ts';
 import { legacyRoutes } from './routes/legacy.ts';
 
 export interface AppOptions extends ConvertRouteOptions {
@@ -109,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(jobRoutes, { view: options.view, watch: options.watch });
   await app.register(jobHistoryRoutes, { view: options.view });
   await app.register(jobActionRoutes, options);
+  await app.register(jobsPageRoutes);
   if (options.localFiles) await app.register(fileRoutes, { store: options.localFiles });
   return app;
 }
