@@ -128,6 +128,13 @@ describe('GET /v2/jobs/{id}/events', () => {
     expect(entries[0]).toMatchObject({ lane: 'sync', topic: `${stack.namespace}.folio.jobs.queued.sync` });
   });
 
+  it('answers a job it was just given, like GET /v2/jobs/{id}: a read right after the 202 waits for the projection', async () => {
+    const jobId = await startJob({ markdown: '# asked at once', output: 'text' });
+    const page = await stack.request('GET', `/v2/jobs/${jobId}/events`, { key });
+    expect(page.status, page.text).toBe(200);
+    expect(page.body.data[0]).toMatchObject({ kind: 'queued' });
+  });
+
   it('answers with the interface’s errors: no key, another key’s job, a malformed id, a bad cursor', async () => {
     expect((await stack.request('GET', `/v2/jobs/${webhookJob}/events`)).body.error.code).toBe('api_key_required');
     const foreign = await stack.request('GET', `/v2/jobs/${webhookJob}/events`, { key: other });

@@ -108,7 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(convertRoutes, options);
   await app.register(legacyRoutes, options);
   await app.register(jobRoutes, { view: options.view, watch: options.watch });
-  await app.register(jobHistoryRoutes, { view: options.view });
+  await app.register(jobHistoryRoutes, { view: options.view, watch: options.watch });
   await app.register(jobActionRoutes, options);
   await app.register(jobsPageRoutes);
   if (options.localFiles) await app.register(fileRoutes, { store: options.localFiles });

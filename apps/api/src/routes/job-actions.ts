@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { webhookRedeliveryRequested } from '@folio/events';
-import { loadJob } from '@folio/job-view';
 import { ApiError } from '../errors.ts';
 import { admitRequest } from '../jobs/admit.ts';
+import { findJob } from '../jobs/find-job.ts';
 import { requestOf } from '../jobs/rerun.ts';
 import { queueJob } from '../jobs/submit.ts';
 import { redeliverResponses, rerunResponses } from '../schemas/history.ts';
@@ -44,7 +44,7 @@ export async function jobActionRoutes(app: FastifyInstance, options: ConvertRout
     async (request, reply) => {
       const key = request.apiKey!;
       const { id } = request.params;
-      if (!(await loadJob(options.view.sql, id, key.id))) throw notFound();
+      if (!(await findJob(options.view, options.watch, id, key.id))) throw notFound();
       const convert = await requestOf(options.view.sql, options.submit.store, id);
       if (!convert) throw notFound();
       // The original's request is admitted again: what it would fetch may have turned private since.
@@ -69,7 +69,7 @@ export async function jobActionRoutes(app: FastifyInstance, options: ConvertRout
     async (request, reply) => {
       const key = request.apiKey!;
       const { id } = request.params;
-      const job = await loadJob(options.view.sql, id, key.id);
+      const job = await findJob(options.view, options.watch, id, key.id);
       if (!job) throw notFound();
       if (!job.webhook_url) throw ApiError.invalid('id', 'this job was started without a webhook_url: it has no callback to send', 422);
       if (job.status !== 'succeeded' && job.status !== 'failed') {

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { OUTPUTS } from '@folio/events';
-import { loadJob, type ViewContext } from '@folio/job-view';
+import type { ViewContext } from '@folio/job-view';
 import { periodOf } from '@folio/metering';
 import type { JobStatus } from '@folio/projections';
 import { ApiError } from '../errors.ts';
+import { findJob } from '../jobs/find-job.ts';
+import type { JobWatch } from '../jobs/watch.ts';
 import { jobHistoryPage } from '../history/events.ts';
 import { jobListPage } from '../history/job-list.ts';
 import { PAGE_LIMIT, PageParams } from '../history/pages.ts';
@@ -25,7 +27,7 @@ const JobIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
  * documents that counted. Same rules as GET /v2/jobs/{id}: the key's own jobs only (another key's is job_not_found),
  * the polling budget, the interface's error object.
  */
-export async function jobHistoryRoutes(app: FastifyInstance, options: { view: ViewContext }): Promise<void> {
+export async function jobHistoryRoutes(app: FastifyInstance, options: { view: ViewContext; watch: JobWatch }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   typed.get(
@@ -47,7 +49,7 @@ export async function jobHistoryRoutes(app: FastifyInstance, options: { view: Vi
     async (request, reply) => {
       const key = request.apiKey!;
       const { id } = request.params;
-      if (!(await loadJob(options.view.sql, id, key.id))) throw new ApiError('job_not_found', 'no job with that id under this key');
+      if (!(await findJob(options.view, options.watch, id, key.id))) throw new ApiError('job_not_found', 'no job with that id under this key');
       const page = await jobHistoryPage(options.view.sql, { jobId: id, keyId: key.id }, pageParams(request.query));
       return reply.send({ job_id: id, data: page.items, next_cursor: page.nextCursor });
     },

@@ -1,16 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { jobIdTime } from '@folio/events';
-import { loadJob, renderJob, type ViewContext } from '@folio/job-view';
+import { renderJob, type ViewContext } from '@folio/job-view';
 import { ApiError } from '../errors.ts';
 import { JobCache, type JobReading } from '../jobs/job-cache.ts';
 import { jobResponses } from '../schemas/responses.ts';
+import { findJob } from '../jobs/find-job.ts';
 import type { JobWatch } from '../jobs/watch.ts';
-
-/** A just-accepted job may not be projected yet; a read this soon after its creation waits for it briefly. */
-const FRESH_JOB_MS = 10_000;
-const FRESH_WAIT_MS = 2_000;
 
 export async function jobRoutes(app: FastifyInstance, options: { view: ViewContext; watch: JobWatch }): Promise<void> {
   // Polling is the API's hottest path: most polls are answered from memory (see JobCache for when that is safe).
@@ -35,11 +31,7 @@ export async function jobRoutes(app: FastifyInstance, options: { view: ViewConte
       const cached = cache.get(id, key.id, key.plan);
       if (cached) return send(reply, cached);
       const ticket = cache.begin(id);
-      let row = await loadJob(options.view.sql, id, key.id);
-      const created = jobIdTime(id);
-      if (!row && created && Date.now() - created.getTime() < FRESH_JOB_MS) {
-        if (await options.watch.waitForRow(id, FRESH_WAIT_MS)) row = await loadJob(options.view.sql, id, key.id);
-      }
+      const row = await findJob(options.view, options.watch, id, key.id);
       if (!row) throw new ApiError('job_not_found', 'no job with that id under this key');
       const body = await renderJob(options.view, row, key.plan);
       return send(reply, cache.keep(ticket, key.id, key.plan, body, row.expires_at!));
