@@ -4,7 +4,8 @@ import type { Sql } from '@folio/db';
 import { allTopics, type EventCodec, type Topics } from '@folio/events';
 import { batchWaiting, consumerConfig, describeError, settle, type RetryContext } from '@folio/event-log';
 import type { Logger } from '@folio/logging';
-import { applyBatch, type LoggedEvent } from './store.ts';
+import { ReplayWriter } from './replay-writer.ts';
+import type { LoggedEvent } from './store.ts';
 
 /** A stretch of one partition to fold: from `from` up to, not including, `until` (Infinity: whatever comes). */
 export interface FoldRange {
@@ -46,13 +47,11 @@ export interface RunningFold {
 /** Tries a message gets before the replay counts it as unapplied. */
 const TRIES = 3;
 
-const NO_EFFECTS = { meter: false, announce: false };
-
 /**
  * Folds ranges of the log into the replay's tables with a consumer group of its own (a throwaway name, deleted at
- * the end), never the projector's: the live projection keeps its partitions, its offsets and its pace. Each
- * partition's batch is applied in one transaction with its checkpoint, as the live projection applies it, but
- * without metering or notifying. An event that cannot be applied is reported, not parked: `parked_events` belongs
+ * the end), never the projector's: the live projection keeps its partitions, its offsets and its pace. Batches are
+ * folded by the `ReplayWriter` (the projection's fold and rows, written in bulk with their checkpoints), without
+ * metering or notifying. An event that cannot be applied is reported, not parked: `parked_events` belongs
  * to the live consumers.
  */
 export async function foldLog(ctx: FoldContext, ranges: FoldRange[]): Promise<RunningFold> {
@@ -60,6 +59,7 @@ export async function foldLog(ctx: FoldContext, ranges: FoldRange[]): Promise<Ru
   const byPartition = new Map(ranges.map((r) => [`${r.topic}/${r.partition}`, { ...r, position: r.from }]));
   const unapplied: Unapplied[] = [];
   let applied = 0;
+  const writer = new ReplayWriter(ctx.sql);
   let settleReached!: () => void;
   const reached = new Promise<void>((resolve) => (settleReached = resolve));
   const checkReached = () => {
@@ -82,7 +82,7 @@ export async function foldLog(ctx: FoldContext, ranges: FoldRange[]): Promise<Ru
       if (nextOffset > range.position) {
         const waiting = batchWaiting(ctx.logger, 'replay', batch, { heartbeat, isRunning, isStale });
         // Partitions run concurrently: add after the await, never across it.
-        const n = await foldBatch(ctx, waiting, unapplied, batch.topic, batch.partition, messages, nextOffset);
+        const n = await foldBatch(ctx, writer, waiting, unapplied, batch.topic, batch.partition, messages, nextOffset);
         applied += n;
         range.position = nextOffset;
         checkReached();
@@ -117,6 +117,7 @@ type Message = { offset: string; value: Buffer | null };
 /** One partition's batch: decoded, applied whole, or event by event when the whole cannot be applied. */
 async function foldBatch(
   ctx: FoldContext,
+  writer: ReplayWriter,
   waiting: RetryContext,
   unapplied: Unapplied[],
   topic: string,
@@ -133,17 +134,17 @@ async function foldBatch(
   }
   const events = decoded.flatMap((d) => (d.event ? [d.event] : []));
   if (events.length === decoded.length) {
-    const whole = await settle(() => applyBatch(ctx.sql, topic, partition, events, nextOffset, NO_EFFECTS), { ...waiting, tries: 1 });
+    const whole = await settle(() => writer.write(topic, partition, events, nextOffset), { ...waiting, tries: 1 });
     if (whole.ok) return events.length;
   }
   let applied = 0;
   for (const d of decoded) {
     const outcome = d.event
-      ? await settle(() => applyBatch(ctx.sql, topic, partition, [d.event!], d.offset + 1, NO_EFFECTS), { ...waiting, tries: TRIES })
+      ? await settle(() => writer.write(topic, partition, [d.event!], d.offset + 1), { ...waiting, tries: TRIES })
       : ({ ok: false, error: d.error } as const);
     if (outcome.ok) applied++;
     else unapplied.push({ topic, partition, offset: d.offset, error: describeError(outcome.error) });
   }
-  await applyBatch(ctx.sql, topic, partition, [], nextOffset, NO_EFFECTS);
+  await writer.write(topic, partition, [], nextOffset);
   return applied;
 }

@@ -34,22 +34,10 @@ const JOB_COLUMNS = [
 ] as const;
 
 /**
- * What applying a batch does beyond the read models. The live projection meters and announces; a replay into fresh
- * tables does neither (the live projection has counted and announced every job already, and `usage` is not a read
- * model: a count once told is never renumbered).
- */
-export interface ApplyEffects {
-  meter: boolean;
-  announce: boolean;
-}
-
-const LIVE: ApplyEffects = { meter: true, announce: true };
-
-/**
  * Applies the events of one partition, in log order, in one transaction together with the partition's checkpoint.
  * Events before the checkpoint were applied already (a redelivery after a crash) and are skipped, so applying a
  * batch twice has the effect of applying it once. Returns how many events took their place in the history.
- * Table names are unqualified: a replay's connections put its own schema on the search path.
+ * Table names are unqualified: the replay's writer (`replay-writer.ts`) writes the same rows into its own schema.
  */
 export async function applyBatch(
   sql: Sql,
@@ -57,7 +45,6 @@ export async function applyBatch(
   partition: number,
   logged: LoggedEvent[],
   nextOffset: number,
-  effects: ApplyEffects = LIVE,
 ): Promise<number> {
   if (logged.length === 0) return withRetry(() => sql.begin((tx) => saveCheckpoint(tx, topic, partition, nextOffset).then(() => 0)));
   // Text the store cannot hold (NUL, lone surrogates) is made well-formed, the same way every time, so a rebuild
@@ -110,15 +97,16 @@ export async function applyBatch(
         deliveries.length > 0 && tx`insert into delivery_attempts ${tx(deliveries)} on conflict (event_id) do nothing`,
         saveCheckpoint(tx, topic, partition, nextOffset),
         // The meter settles with the rows, before the notification can be acted on (a sync answer reports usage).
-        effects.meter && settleUsage(tx, [...changed].map((id) => jobs.get(id)!)),
-        effects.announce && announce.length > 0 && tx`select pg_notify(${JOB_CHANNEL}, payload) from unnest(${announce}::text[]) as payload`,
+        settleUsage(tx, [...changed].map((id) => jobs.get(id)!)),
+        announce.length > 0 && tx`select pg_notify(${JOB_CHANNEL}, payload) from unnest(${announce}::text[]) as payload`,
       ]);
       return history.length;
     }),
   );
 }
 
-const UPDATE_JOB = JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', ');
+/** The `on conflict (job_id) do update` of a job row: every column from the new row. */
+export const UPDATE_JOB = JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', ');
 
 /** The row `job_history` keeps of an event. */
 export function historyRow(tx: postgres.TransactionSql, { topic, partition, offset, event }: LoggedEvent, effective: boolean) {
