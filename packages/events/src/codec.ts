@@ -1,4 +1,5 @@
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import { enforceCompatibility } from './compatibility.ts';
 import { schemaOf } from './schemas.ts';
 import { topicOf, type Topics } from './topics.ts';
 import type { JobEvent, JobEventType } from './types.ts';
@@ -14,7 +15,7 @@ export class EventCodec {
   private readonly ids = new Map<string, Promise<number>>();
 
   constructor(
-    registryUrl: string,
+    private readonly registryUrl: string,
     private readonly topics: Topics,
   ) {
     this.registry = new SchemaRegistry({ host: registryUrl, clientId: 'folio' });
@@ -25,14 +26,15 @@ export class EventCodec {
     return `${topic}-dev.folio.events.${type}.v${version}`;
   }
 
-  /** Registers (idempotently) the schema of an event version on a topic and returns its id. */
+  /** Registers (idempotently) the schema of an event version on a topic, holds its subject to FULL_TRANSITIVE, and returns its id. */
   schemaId(topic: string, type: JobEventType, version: number): Promise<number> {
     const subject = EventCodec.subject(topic, type, version);
     let id = this.ids.get(subject);
     if (!id) {
       id = this.registry
         .register({ type: 'AVRO' as never, schema: JSON.stringify(schemaOf(type, version)) }, { subject })
-        .then((r) => r.id);
+        // The subject's rule is set as it is registered, so it is in force on any registry.
+        .then(async (r) => (await enforceCompatibility(this.registryUrl, subject), r.id));
       id.catch(() => this.ids.delete(subject));
       this.ids.set(subject, id);
     }
