@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { ConfigResourceTypes } from 'kafkajs';
+import kafkajs from 'kafkajs';
 import { loadConfig } from '@folio/config';
 import { allTopics } from '@folio/events';
 import { createLogger } from '@folio/logging';
@@ -20,7 +20,7 @@ describe('the topics the apps make keep the log for audit', () => {
 
   async function settings(): Promise<Record<string, Record<string, string>>> {
     const { resources } = await admin.describeConfigs({
-      resources: allTopics(log.topics).map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'retention.bytes', 'cleanup.policy'] })),
+      resources: allTopics(log.topics).map((name) => ({ type: kafkajs.ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'retention.bytes', 'cleanup.policy'] })),
       includeSynonyms: false,
     });
     return Object.fromEntries(resources.map((r) => [r.resourceName, Object.fromEntries(r.configEntries.map((e) => [e.configName, e.configValue]))]));

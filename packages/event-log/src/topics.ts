@@ -1,4 +1,7 @@
-import { ConfigResourceTypes, type Admin, type Kafka } from 'kafkajs';
+import kafkajs, { type Admin, type Kafka } from 'kafkajs';
+
+// kafkajs is CommonJS and Node's ESM loader does not see this one among its named exports.
+const { ConfigResourceTypes } = kafkajs;
 import { allTopics, topicConfig, type Topics } from '@folio/events';
 
 /**

@@ -30,6 +30,8 @@ export interface FoldContext {
   logger: Logger;
   /** Connections whose search path leads to the replay's tables. */
   sql: Sql;
+  /** The schema of the live read models (the replay's tables copy their keys). */
+  live: string;
   /** Prefix of the throwaway consumer group's name (the topic prefix, as every group has). */
   groupPrefix: string;
   partitionsConsumedConcurrently?: number;
@@ -54,14 +56,15 @@ const TRIES = 3;
  * metering or notifying. An event that cannot be applied is reported, not parked: `parked_events` belongs
  * to the live consumers.
  */
-export async function foldLog(ctx: FoldContext, ranges: FoldRange[]): Promise<RunningFold> {
+export async function foldLog(ctx: FoldContext, ranges: FoldRange[], { fromEmpty }: { fromEmpty: boolean }): Promise<RunningFold> {
   const groupId = `${ctx.groupPrefix}folio-replay-${randomUUID()}`;
   const byPartition = new Map(ranges.map((r) => [`${r.topic}/${r.partition}`, { ...r, position: r.from }]));
   const unapplied: Unapplied[] = [];
   let applied = 0;
-  const writer = new ReplayWriter(ctx.sql);
+  const writer = new ReplayWriter(ctx.sql, { fromEmpty, live: ctx.live });
   let settleReached!: () => void;
-  const reached = new Promise<void>((resolve) => (settleReached = resolve));
+  // Once every range is folded, the job rows the writer held back are written.
+  const reached = new Promise<void>((resolve) => (settleReached = resolve)).then(() => writer.flush());
   const checkReached = () => {
     if ([...byPartition.values()].every((r) => r.position >= r.until)) settleReached();
   };

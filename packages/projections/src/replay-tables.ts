@@ -1,3 +1,4 @@
+import type postgres from 'postgres';
 import { READ_MODEL_TABLES, type Sql } from '@folio/db';
 
 /** Where a replay builds its fresh read models, beside the live ones. */
@@ -10,6 +11,12 @@ const TABLES = ['projection_checkpoints', ...READ_MODEL_TABLES.filter((t) => t !
 
 /** A pool or a transaction: what the statements here need. */
 export type Statements = Pick<Sql, 'unsafe'>;
+
+/**
+ * Tables whose keys the replay adds after loading them: its writer drops duplicate events by id itself, and a key
+ * built once over the loaded rows costs less than one kept up at every insert.
+ */
+const DEFERRED_KEYS = new Set(['job_history', 'delivery_attempts']);
 
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -36,17 +43,29 @@ export async function createReplayTables(sql: Sql, live: string): Promise<void> 
       await tx.unsafe(
         `create unlogged table ${ident(REPLAY_SCHEMA)}.${ident(table)} (like ${ident(live)}.${ident(table)} including defaults including constraints including identity including generated including storage)`,
       );
-      const keys = await tx<{ name: string; definition: string }[]>`
-        select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
-        where conrelid = ${`${ident(live)}.${ident(table)}`}::regclass and contype in ('p', 'u')`;
-      for (const k of keys) await tx.unsafe(`alter table ${ident(REPLAY_SCHEMA)}.${ident(table)} add constraint ${ident(k.name)} ${k.definition}`);
+      if (!DEFERRED_KEYS.has(table)) await copyKeys(tx, live, table);
     }
   });
+}
+
+/** Gives a replay table the primary key and unique constraints of its live original, under the same names. */
+async function copyKeys(sql: Sql | postgres.TransactionSql, live: string, table: string): Promise<void> {
+  const keys = await sql<{ name: string; definition: string }[]>`
+    select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
+    where conrelid = ${`${ident(live)}.${ident(table)}`}::regclass and contype in ('p', 'u')
+      and conname not in (select conname from pg_constraint where conrelid = ${`${ident(REPLAY_SCHEMA)}.${ident(table)}`}::regclass)`;
+  for (const k of keys) await sql.unsafe(`alter table ${ident(REPLAY_SCHEMA)}.${ident(table)} add constraint ${ident(k.name)} ${k.definition}`);
+}
+
+/** Adds the keys a replay table was made without (`DEFERRED_KEYS`), if it lacks them still. */
+export async function addDeferredKeys(sql: Sql, live: string, table: string): Promise<void> {
+  await copyKeys(sql, live, table);
 }
 
 /** Builds the secondary indexes the live tables have and makes the tables logged: they are about to be compared and swapped in. */
 export async function finishReplayTables(sql: Sql, live: string): Promise<void> {
   for (const table of TABLES) {
+    if (DEFERRED_KEYS.has(table)) await copyKeys(sql, live, table);
     const indexes = await sql<{ definition: string }[]>`
       select pg_get_indexdef(i.indexrelid) as definition from pg_index i
       where i.indrelid = ${`${ident(live)}.${ident(table)}`}::regclass

@@ -1,9 +1,13 @@
 import type { Kafka } from 'kafkajs';
+import type postgres from 'postgres';
+import { settleUsage } from '@folio/metering';
 import { connect, type Sql } from '@folio/db';
 import { allTopics, type EventCodec, type Topics } from '@folio/events';
 import type { Logger } from '@folio/logging';
 import { foldLog, type FoldRange, type Unapplied } from './replay-fold.ts';
 import { createReplayTables, dropReplayTables, finishReplayTables, liveSchema, lockLiveTables, REPLAY_SCHEMA, swapTables, type Statements } from './replay-tables.ts';
+import { JOB_CHANNEL, normalise } from './store.ts';
+import type { JobRow } from './job.ts';
 import { verifyReplay, type PartitionEnd, type Verification } from './replay-verify.ts';
 
 /** Held for a replay's whole run: two replays would build into the same schema. */
@@ -84,10 +88,10 @@ export async function replayReadModels(options: ReplayOptions): Promise<ReplayRe
     await createReplayTables(sql, live);
     const ends = await logEnds(kafka, allTopics(topics));
     const total = ends.reduce((n, e) => n + (e.high - e.low), 0);
-    const ctx = { ...options, sql: replayDb.sql };
+    const ctx = { ...options, sql: replayDb.sql, live };
 
     started = performance.now();
-    const fold = await foldLog(ctx, ends.map((e) => ({ topic: e.topic, partition: e.partition, from: e.low, until: e.high })));
+    const fold = await foldLog(ctx, ends.map((e) => ({ topic: e.topic, partition: e.partition, from: e.low, until: e.high })), { fromEmpty: true });
     const ticker = setInterval(() => progress('replaying', fold.applied(), total), 200);
     try {
       await fold.reached;
@@ -115,7 +119,7 @@ export async function replayReadModels(options: ReplayOptions): Promise<ReplayRe
       progress('catching up');
       const checkpoints = await readCheckpoints(replayDb.sql, REPLAY_SCHEMA);
       const ranges: FoldRange[] = ends.map((e) => ({ ...e, from: checkpoints.get(`${e.topic}/${e.partition}`) ?? e.high, until: Infinity }));
-      const follow = await foldLog(ctx, ranges);
+      const follow = await foldLog(ctx, ranges, { fromEmpty: false });
       try {
         await sql.begin(async (tx) => {
           progress('swapping');
@@ -123,6 +127,7 @@ export async function replayReadModels(options: ReplayOptions): Promise<ReplayRe
           await waitUntil(async () => behind(await readCheckpoints(tx, live), await readCheckpoints(tx, REPLAY_SCHEMA)) === 0, waitMs, 'the replay to reach the live checkpoints');
           // No replay transaction may write while the tables change places.
           await follow.stop();
+          await settleAhead(tx, live);
           await swapTables(tx, live);
         });
       } finally {
@@ -139,6 +144,25 @@ export async function replayReadModels(options: ReplayOptions): Promise<ReplayRe
 }
 
 export { dropReplayTables };
+
+/**
+ * The replay may have folded events the live projection had not reached when it was locked; the live projection
+ * will skip them (the checkpoints say they are applied), so what it does beside the rows is done here, in the swap's
+ * transaction: the meter settles the jobs they ended (idempotent: a job is counted once), and their change is
+ * announced to waiting sync requests.
+ */
+async function settleAhead(tx: postgres.TransactionSql, live: string): Promise<void> {
+  const rows = await tx.unsafe<JobRow[]>(
+    `select j.* from "${REPLAY_SCHEMA}".jobs j where j.job_id in (
+       select h.job_id from "${REPLAY_SCHEMA}".job_history h
+       left join "${live}".projection_checkpoints c using (topic, partition)
+       where c.next_offset is null or h."offset" >= c.next_offset)`,
+  );
+  const jobs = rows.map(normalise);
+  await settleUsage(tx, jobs);
+  const announce = jobs.filter((j) => j.key_id !== null).map((j) => `${j.job_id}:${j.status}`);
+  if (announce.length > 0) await tx`select pg_notify(${JOB_CHANNEL}, payload) from unnest(${announce}::text[]) as payload`;
+}
 
 async function logEnds(kafka: Kafka, topicNames: string[]): Promise<PartitionEnd[]> {
   const admin = kafka.admin();
