@@ -9,6 +9,7 @@
 // event-log publisher: JobQueued, JobProcessing, JobSucceeded (one job in ten fails, one in twenty takes a second
 // attempt), one job in five with a callback attempted once or twice.
 // Run: npm run bench:replay  (starts its own services under .folio/bench; writes its section of docs/benchmarks.md)
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@folio/config';
@@ -171,6 +172,8 @@ try {
     log(`(b) live projector from offset 0: ${rate(EVENTS, projectorSeconds)} events/s (process start included)`);
 
     // (c) the replay.
+    // The machine is shared: say how busy it was when the replay began.
+    const load = loadavg()[0]!.toFixed(1);
     const tc = performance.now();
     const report = await replayReadModels({
       ...eventLog,
@@ -189,7 +192,7 @@ try {
     writeSection(
       'replay',
       'bench/replay/run.ts',
-      `${runStamp()}: ${EVENTS.toLocaleString('en-US')} events (${jobs.toLocaleString('en-US')} jobs' lifecycles) on 3 topics of 12 partitions.
+      `${runStamp()}: ${EVENTS.toLocaleString('en-US')} events (${jobs.toLocaleString('en-US')} jobs' lifecycles) on 3 topics of 12 partitions; load average ${load} when the replay began (2 cores).
 
 | path | seconds | events/s |
 |---|---|---|
