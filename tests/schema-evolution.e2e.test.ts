@@ -70,8 +70,10 @@ describe('schema evolution', () => {
 
   it('holds every event subject to FULL_TRANSITIVE: the registry refuses an incompatible change of a released version', async () => {
     const url = stack.env.SCHEMA_REGISTRY_URL!;
-    const codec = new EventCodec(url, topics);
-    await codec.encode(jobProcessing('018f0000-0000-7000-8000-0000000000dd', 1, 'renderer-a'));
+    // The first test registered this subject as release 1 did (under the client's default rule): a writer of
+    // today holds it to FULL_TRANSITIVE, and a second process (nothing cached) registers under that rule.
+    await new EventCodec(url, topics).encode(jobProcessing('018f0000-0000-7000-8000-0000000000dd', 1, 'renderer-a'));
+    await new EventCodec(url, topics).encode(jobProcessing('018f0000-0000-7000-8000-0000000000ee', 1, 'renderer-b'));
     const subject = EventCodec.subject(topics.lifecycle, 'JobProcessing', 1);
     const config = (await (await fetch(`${url}/config/${subject}`)).json()) as { compatibilityLevel: string };
     expect(config.compatibilityLevel).toBe(SUBJECT_COMPATIBILITY);

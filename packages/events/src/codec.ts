@@ -1,5 +1,5 @@
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import { enforceCompatibility } from './compatibility.ts';
+import { enforceCompatibility, SUBJECT_COMPATIBILITY } from './compatibility.ts';
 import { schemaOf } from './schemas.ts';
 import { topicOf, type Topics } from './topics.ts';
 import type { JobEvent, JobEventType } from './types.ts';
@@ -31,10 +31,17 @@ export class EventCodec {
     const subject = EventCodec.subject(topic, type, version);
     let id = this.ids.get(subject);
     if (!id) {
-      id = this.registry
-        .register({ type: 'AVRO' as never, schema: JSON.stringify(schemaOf(type, version)) }, { subject })
-        // The subject's rule is set as it is registered, so it is in force on any registry.
-        .then(async (r) => (await enforceCompatibility(this.registryUrl, subject), r.id));
+      const schema = { type: 'AVRO' as never, schema: JSON.stringify(schemaOf(type, version)) };
+      // The client sets the rule on a subject's first registration and checks it on every later one.
+      const register = () => this.registry.register(schema, { subject, compatibility: SUBJECT_COMPATIBILITY as never });
+      id = register()
+        .catch(async (error: unknown) => {
+          if ((error as Error).name !== 'ConfluentSchemaRegistryCompatibilityError') throw error;
+          // A subject registered before Folio held subjects to the rule (or by a process racing this one): hold it now.
+          await enforceCompatibility(this.registryUrl, subject);
+          return register();
+        })
+        .then((r) => r.id);
       id.catch(() => this.ids.delete(subject));
       this.ids.set(subject, id);
     }
