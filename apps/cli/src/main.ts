@@ -3,11 +3,11 @@ import { loadConfig } from '@folio/config';
 import { connect, migrateDatabase } from '@folio/db';
 import { createKey, deactivateKey, keySeal, PLANS, type Plan } from '@folio/keys';
 import { createLogger } from '@folio/logging';
-import { EventPublisher } from '@folio/event-log';
 import { listParked } from '@folio/parked-events';
-import { rebuildReadModels } from '@folio/projections';
+import { replayReadModels } from '@folio/projections';
 import { connectEventLog } from '@folio/service';
 import { formatParked, retryParked } from './parked.ts';
+import { formatReport, progressLine } from './replay.ts';
 import { runCommand, UsageError } from './usage.ts';
 
 /** The operators' commands: they work on Postgres and Kafka directly (`folio convert|jobs` are in user-commands.ts). */
@@ -70,39 +70,32 @@ async function main(argv: string[]): Promise<void> {
     }
     return;
   }
-  if (group === 'replay' && command === undefined) {
+  if (group === 'replay' && (command === undefined || command.startsWith('--'))) {
+    const { values } = parseArgs({ args: argv.slice(1), options: { swap: { type: 'boolean' } } });
     const logger = createLogger('replay', 'warn');
     await migrateDatabase(config.databaseUrl);
-    const database = connect(config.databaseUrl, { max: 8 });
+    const database = connect(config.databaseUrl, { max: 4 });
     const log = connectEventLog(config, logger, 'folio-replay');
-    const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
-    await publisher.connect();
     try {
-      const started = Date.now();
-      const { events } = await rebuildReadModels({
+      const report = await replayReadModels({
         ...log,
         sql: database.sql,
-        publisher,
-        groupId: `${config.topicPrefix}folio-projector`,
-        consumerName: 'folio-projector',
+        databaseUrl: config.databaseUrl,
+        groupPrefix: config.topicPrefix,
+        swap: values.swap ?? false,
         logger,
-        onProgress: (done, total) => process.stderr.write(`\r${progressBar(done, total)}`),
+        onProgress: (progress) => process.stderr.write(`\r\x1b[K${progressLine(progress)}`),
       });
       process.stderr.write('\n');
-      process.stdout.write(`replayed ${events} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      process.stdout.write(formatReport(report));
+      // A difference is the answer to "is the live projection right?"; after a swap it was the point.
+      if (!report.verification.equal && !report.swapped) process.exitCode = 1;
     } finally {
-      await publisher.disconnect();
       await database.close();
     }
     return;
   }
   throw new UsageError(group ? `unknown command: ${argv.join(' ')}` : 'no command given');
-}
-
-function progressBar(done: number, total: number, width = 30): string {
-  const share = total === 0 ? 1 : done / total;
-  const filled = Math.round(share * width);
-  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} events`;
 }
 
 await runCommand(main);

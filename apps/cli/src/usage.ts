@@ -7,7 +7,8 @@ export const USAGE = `usage:
   folio jobs wait <id>                             wait for a job to finish, showing progress, then print it
   folio keys create --plan free|paid [--limit N]   make an API key (printed alone on the last line)
   folio keys deactivate <key>                      make the subscription behind a key inactive
-  folio replay                                     rebuild the read models from offset 0 (stop the projector first)
+  folio replay [--swap]                            rebuild the read models from offset 0 into fresh tables and compare
+                                                   them with the live ones; --swap puts them in place (safe while serving)
   folio parked list [--all]                        events a consumer could never apply (--all: resolved ones too)
   folio parked retry <id>|--all                    re-apply parked events after their fault was mended
 `;

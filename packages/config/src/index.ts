@@ -42,6 +42,8 @@ export interface Config {
   syncTimeoutMs: number;
   jobTtlSeconds: number;
   fileTtlSeconds: number;
+  /** How long Kafka keeps the job events (topic `retention.ms`): -1, the default, keeps them forever. */
+  logRetentionMs: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
   /** Callbacks one dispatcher process sends at once, and at most this many to any one receiver host. */
@@ -139,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitScale: read.number('FOLIO_RATE_LIMIT_SCALE', 1, { min: 0.001, max: 1_000_000 }),
     syncTimeoutMs: read.seconds('FOLIO_SYNC_TIMEOUT', 27),
     jobTtlSeconds: read.integer('FOLIO_JOB_TTL', 172800, { min: 1 }),
+    logRetentionMs: read.retentionDays('FOLIO_LOG_RETENTION_DAYS'),
     fileTtlSeconds: read.integer('FOLIO_FILE_TTL', 172800, { min: 1, max: 604800 }),
     sweepIntervalMs: read.seconds('FOLIO_SWEEP_INTERVAL', 300),
     webhookRetryDelaysMs: read.list('FOLIO_WEBHOOK_RETRY_DELAYS', ['2', '10', '60']).map((s) => {
@@ -163,6 +166,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 
+  // A job still readable must be rebuildable from the log: its events may not age out before it does.
+  if (config.logRetentionMs !== -1 && config.logRetentionMs < config.jobTtlSeconds * 1000) {
+    problems.push(`FOLIO_LOG_RETENTION_DAYS: the log must keep events at least as long as a job is readable (FOLIO_JOB_TTL, ${config.jobTtlSeconds} s)`);
+  }
   if (config.keySecret !== undefined && config.keySecret.length < 32) {
     problems.push('FOLIO_KEY_SECRET: must be at least 32 characters (it seals the API keys that sign callbacks)');
   }
@@ -228,6 +235,18 @@ class Reader {
       return fallback;
     }
     return n;
+  }
+
+  /** Whole days as milliseconds, or `forever` (the default) as -1, Kafka's "no time limit". */
+  retentionDays(name: string): number {
+    const raw = this.optional(name);
+    if (raw === undefined || raw === 'forever') return -1;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) {
+      this.problems.push(`${name}: "${raw}" is neither a whole number of days nor "forever"`);
+      return -1;
+    }
+    return n * 86_400_000;
   }
 
   /** Seconds (fractions allowed) returned as milliseconds. */

@@ -55,4 +55,13 @@ describe('configuration', () => {
       expect(() => loadConfig({ FOLIO_CORS_ORIGINS: bad })).toThrow(ConfigError);
     }
   });
+
+  it('keeps the log forever unless told a number of days, never shorter than a job stays readable', () => {
+    expect(loadConfig({}).logRetentionMs).toBe(-1);
+    expect(loadConfig({ FOLIO_LOG_RETENTION_DAYS: 'forever' }).logRetentionMs).toBe(-1);
+    expect(loadConfig({ FOLIO_LOG_RETENTION_DAYS: '400' }).logRetentionMs).toBe(400 * 86_400_000);
+    expect(() => loadConfig({ FOLIO_LOG_RETENTION_DAYS: '1' })).toThrow(/at least as long as a job is readable/);
+    expect(loadConfig({ FOLIO_LOG_RETENTION_DAYS: '1', FOLIO_JOB_TTL: '3600' }).logRetentionMs).toBe(86_400_000);
+    expect(() => loadConfig({ FOLIO_LOG_RETENTION_DAYS: 'a year' })).toThrow(/whole number of days/);
+  });
 });

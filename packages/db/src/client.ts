@@ -16,11 +16,13 @@ export interface Database {
 /**
  * Two pools: `sql` for hand-written SQL (the projection's batch writes, LISTEN/NOTIFY) and `db` for drizzle's query
  * builder. They must not share a client: drizzle re-registers the client's json and timestamp (de)serialisers for
- * its own use, which breaks plain postgres.js parameters.
+ * its own use, which breaks plain postgres.js parameters. `searchPath` puts another schema first (a replay's).
  */
-export function connect(url: string, options: { max?: number } = {}): Database {
+export function connect(url: string, options: { max?: number; searchPath?: string } = {}): Database {
   const settings: postgres.Options<Record<string, postgres.PostgresType>> = {
     onnotice: () => {},
+    // A replay writes the same unqualified table names into its own schema.
+    ...(options.searchPath ? { connection: { search_path: options.searchPath } } : {}),
     // bigint columns come back as numbers (offsets and counts stay far below 2^53).
     types: { bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
     transform: { undefined: null },

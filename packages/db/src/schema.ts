@@ -115,7 +115,7 @@ export const deliveryAttempts = pgTable(
   (t) => [index('delivery_attempts_job_idx').on(t.jobId, t.attempt)],
 );
 
-/** The tables derived from the log, in the order a rebuild empties them. */
+/** The tables derived from the log: what `folio replay` rebuilds beside the live ones and swaps in. */
 export const READ_MODEL_TABLES = ['jobs', 'job_history', 'delivery_attempts', 'projection_checkpoints'] as const;
 
 /**
@@ -198,7 +198,7 @@ export const renderAttempts = pgTable('render_attempts', {
  * The meter: one row per successful document, keyed by job id so that redelivery, replay and crashes never count a
  * job twice (invariant 3). `ordinal` is the document's number within its key's month (1, 2, 3…), given under a
  * per-key lock when the success is projected, so concurrent successes of one key each report their own exact count.
- * Not emptied by a rebuild: a count once told to a user is not renumbered (a rebuild re-derives only missing rows).
+ * Never touched by a replay: a count once told to a user is not renumbered.
  */
 export const usage = pgTable(
   'usage',

@@ -1,4 +1,5 @@
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import { enforceCompatibility, SUBJECT_COMPATIBILITY } from './compatibility.ts';
 import { schemaOf } from './schemas.ts';
 import { topicOf, type Topics } from './topics.ts';
 import type { JobEvent, JobEventType } from './types.ts';
@@ -14,7 +15,7 @@ export class EventCodec {
   private readonly ids = new Map<string, Promise<number>>();
 
   constructor(
-    registryUrl: string,
+    private readonly registryUrl: string,
     private readonly topics: Topics,
   ) {
     this.registry = new SchemaRegistry({ host: registryUrl, clientId: 'folio' });
@@ -25,13 +26,21 @@ export class EventCodec {
     return `${topic}-dev.folio.events.${type}.v${version}`;
   }
 
-  /** Registers (idempotently) the schema of an event version on a topic and returns its id. */
+  /** Registers (idempotently) the schema of an event version on a topic, holds its subject to FULL_TRANSITIVE, and returns its id. */
   schemaId(topic: string, type: JobEventType, version: number): Promise<number> {
     const subject = EventCodec.subject(topic, type, version);
     let id = this.ids.get(subject);
     if (!id) {
-      id = this.registry
-        .register({ type: 'AVRO' as never, schema: JSON.stringify(schemaOf(type, version)) }, { subject })
+      const schema = { type: 'AVRO' as never, schema: JSON.stringify(schemaOf(type, version)) };
+      // The client sets the rule on a subject's first registration and checks it on every later one.
+      const register = () => this.registry.register(schema, { subject, compatibility: SUBJECT_COMPATIBILITY as never });
+      id = register()
+        .catch(async (error: unknown) => {
+          if ((error as Error).name !== 'ConfluentSchemaRegistryCompatibilityError') throw error;
+          // A subject registered before Folio held subjects to the rule (or by a process racing this one): hold it now.
+          await enforceCompatibility(this.registryUrl, subject);
+          return register();
+        })
         .then((r) => r.id);
       id.catch(() => this.ids.delete(subject));
       this.ids.set(subject, id);

@@ -7,3 +7,4 @@ export * from './factory.ts';
 export * from './text.ts';
 export * from './groups.ts';
 export * from './errors.ts';
+export * from './compatibility.ts';

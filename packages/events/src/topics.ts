@@ -33,12 +33,16 @@ export function keyOf(event: JobEvent): string {
 }
 
 /**
- * Topic settings made by the project (never by auto-create). The log is the source of truth and the audit history,
- * so it is kept forever (retention.ms=-1) rather than Kafka's 7-day default; size-bound deletion is off too.
+ * Topic settings made by the project (never by auto-create). The log is the source of truth and the audit history:
+ * kept by time only (`retentionMs`, -1 = forever, FOLIO_LOG_RETENTION_DAYS), never by size, and deleted, never
+ * compacted — every event of a job has the job's id as its key, so compaction would keep only each job's last
+ * event. docs/retention.md says why.
  */
-export const TOPIC_CONFIG: Record<string, string> = {
-  'retention.ms': '-1',
-  'retention.bytes': '-1',
-  'cleanup.policy': 'delete',
-  'max.message.bytes': String(1024 * 1024),
-};
+export function topicConfig(retentionMs = -1): Record<string, string> {
+  return {
+    'retention.ms': String(retentionMs),
+    'retention.bytes': '-1',
+    'cleanup.policy': 'delete',
+    'max.message.bytes': String(1024 * 1024),
+  };
+}

@@ -16,9 +16,6 @@ import { parkAndFailJob } from '@folio/parked-events';
 import type { Logger } from '@folio/logging';
 import { applyBatch, type LoggedEvent } from './store.ts';
 
-/** Projectors hold this lock shared while they run; a rebuild takes it exclusively, so the two never overlap. */
-export const PROJECTION_LOCK = 7_406_311_002;
-
 export interface ProjectionOptions {
   kafka: Kafka;
   sql: Sql;
@@ -30,11 +27,6 @@ export interface ProjectionOptions {
   publisher: EventPublisher;
   /** The group's name without the topic prefix, as parked events record it. */
   consumerName?: string;
-  /**
-   * Whether parking an event also fails its job (default yes). A rebuild says no: the job's JobFailed from the first
-   * parking is in the log already, and a replay should not write to it.
-   */
-  failParkedJobs?: boolean;
   partitionsConsumedConcurrently?: number;
   sessionTimeoutMs?: number;
 }
@@ -58,9 +50,6 @@ const PERMANENT_TRIES = 3;
  */
 export async function startProjection(options: ProjectionOptions): Promise<RunningProjection> {
   const { kafka, sql, codec, topics, groupId, logger } = options;
-  const lock = await sql.reserve();
-  await lock`select pg_advisory_lock_shared(${PROJECTION_LOCK})`;
-
   const consumer = kafka.consumer(consumerConfig(groupId, options.sessionTimeoutMs ?? 30000));
   await consumer.connect();
   await consumer.subscribe({ topics: allTopics(topics), fromBeginning: true });
@@ -97,8 +86,6 @@ export async function startProjection(options: ProjectionOptions): Promise<Runni
     consumer,
     async stop() {
       await running.stop();
-      await lock`select pg_advisory_unlock_shared(${PROJECTION_LOCK})`.catch(() => {});
-      lock.release();
     },
   };
 }
@@ -147,7 +134,7 @@ async function projectBatch(ctx: ProjectionOptions & { consumerName: string; wai
       continue;
     }
     await parkAndFailJob(
-      { sql, publisher: ctx.failParkedJobs === false ? null : ctx.publisher, logger: ctx.logger, worker: 'projector', waiting },
+      { sql, publisher: ctx.publisher, logger: ctx.logger, worker: 'projector', waiting },
       {
         consumer: ctx.consumerName,
         topic: batch.topic,

@@ -37,6 +37,7 @@ const JOB_COLUMNS = [
  * Applies the events of one partition, in log order, in one transaction together with the partition's checkpoint.
  * Events before the checkpoint were applied already (a redelivery after a crash) and are skipped, so applying a
  * batch twice has the effect of applying it once. Returns how many events took their place in the history.
+ * Table names are unqualified: the replay's writer (`replay-writer.ts`) writes the same rows into its own schema.
  */
 export async function applyBatch(
   sql: Sql,
@@ -104,7 +105,8 @@ export async function applyBatch(
   );
 }
 
-const UPDATE_JOB = JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', ');
+/** The `on conflict (job_id) do update` of a job row: every column from the new row. */
+export const UPDATE_JOB = JOB_COLUMNS.filter((c) => c !== 'job_id').map((c) => `${c} = excluded.${c}`).join(', ');
 
 /** The row `job_history` keeps of an event. */
 export function historyRow(tx: postgres.TransactionSql, { topic, partition, offset, event }: LoggedEvent, effective: boolean) {

@@ -26,7 +26,7 @@ export function connectEventLog(config: Config, logger: Logger, clientId: string
 }
 
 export async function prepareTopics(config: Config, log: EventLogContext): Promise<void> {
-  await ensureTopics(log.kafka, log.topics, config.topicPartitions);
+  await ensureTopics(log.kafka, log.topics, config.topicPartitions, config.logRetentionMs);
 }
 
 /**

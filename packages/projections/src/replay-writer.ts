@@ -1,0 +1,157 @@
+import type postgres from 'postgres';
+import type { Sql } from '@folio/db';
+import { wellFormedValue } from '@folio/events';
+import { emptyJob, evolve, type JobRow } from './job.ts';
+import { addDeferredKeys } from './replay-tables.ts';
+import { deliveryRow, historyRow, normalise, UPDATE_JOB, type LoggedEvent } from './store.ts';
+
+interface Pending {
+  topic: string;
+  partition: number;
+  logged: LoggedEvent[];
+  nextOffset: number;
+  done: (error?: unknown) => void;
+}
+
+/** How many job rows the writer keeps between writes; past that it writes those it holds back and forgets them all. */
+const CACHED_JOBS = 200_000;
+/** How many event ids it remembers to drop a duplicate; past that it asks the table (and gives it its key first). */
+const REMEMBERED_EVENTS = 2_000_000;
+/** Job rows a statement carries at most. */
+const JOB_ROWS_A_STATEMENT = 20_000;
+
+/** Rows as JSON text, for `json_populate_recordset`: one parameter, however many rows. */
+const asJson = { json: (value: unknown) => value } as never;
+
+/**
+ * The replay's writer. The replay is the only writer of its tables, so the live projection's per-partition
+ * transactions and row locks are not needed: batches of every partition queue here and are written together, one
+ * transaction per write (group commit: while one write runs, the next gathers), and each table's rows go as one
+ * JSON parameter (`json_populate_recordset`) rather than a parameter per column and row. The fold runs in memory
+ * against the job rows the writer keeps, and what it knows it does not ask the database: a job it never saw does not
+ * exist (the tables started empty), an event id it never saw was not written. The rows are those `applyBatch` makes
+ * (the same fold, history and delivery rows), so a replay equals the live projection; the e2e test and the
+ * benchmark's verification hold it to that.
+ *
+ * `fromEmpty` (the first fold, up to the end offsets): nobody reads the tables meanwhile, so job rows are held back
+ * and written once, by `flush()`, instead of at every event of the job; `job_history` and `delivery_attempts` get
+ * their primary keys afterwards (`finishReplayTables`), as nothing here needs them. Otherwise (following the log for
+ * a swap) every write carries its job rows, so the checkpoints always match the rows.
+ */
+export class ReplayWriter {
+  private readonly queue: Pending[] = [];
+  private writing = false;
+  private readonly jobs = new Map<string, JobRow>();
+  private readonly held = new Set<string>();
+  /** Whether `jobs` holds every job in the tables (they started empty and nothing was forgotten since). */
+  private allJobs: boolean;
+  /** Every event id in the tables, while they started empty and there are not too many. */
+  private eventIds: Set<string> | null;
+  private readonly holdJobs: boolean;
+  private readonly live: string;
+
+  constructor(
+    private readonly sql: Sql,
+    { fromEmpty, live }: { fromEmpty: boolean; live: string },
+  ) {
+    this.live = live;
+    this.allJobs = fromEmpty;
+    this.eventIds = fromEmpty ? new Set() : null;
+    this.holdJobs = fromEmpty;
+  }
+
+  /** Folds a partition's events (in log order) and moves its checkpoint to `nextOffset`; settles once committed. */
+  write(topic: string, partition: number, logged: LoggedEvent[], nextOffset: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ topic, partition, logged, nextOffset, done: (error) => (error ? reject(error) : resolve()) });
+      void this.drain();
+    });
+  }
+
+  /** Writes the job rows held back. */
+  async flush(): Promise<void> {
+    while (this.writing) await new Promise((r) => setTimeout(r, 10));
+    const rows = [...this.held].map((id) => this.jobs.get(id)!);
+    for (let i = 0; i < rows.length; i += JOB_ROWS_A_STATEMENT) await saveJobRows(this.sql, rows.slice(i, i + JOB_ROWS_A_STATEMENT));
+    this.held.clear();
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0);
+        try {
+          await this.writeTogether(batch);
+          for (const p of batch) p.done();
+        } catch (error) {
+          for (const p of batch) p.done(error);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async writeTogether(batch: Pending[]): Promise<void> {
+    const events = batch.flatMap((p) => p.logged.map((e) => ({ ...e, event: wellFormedValue(e.event) })));
+    const ids = [...new Set(events.map((e) => e.event.job_id))];
+    if (this.jobs.size + ids.length > CACHED_JOBS) {
+      await this.flush();
+      this.jobs.clear();
+      this.allJobs = false;
+    }
+    if (this.eventIds && this.eventIds.size + events.length > REMEMBERED_EVENTS) {
+      await addDeferredKeys(this.sql, this.live, 'job_history');
+      this.eventIds = null;
+    }
+    const missing = this.allJobs ? [] : ids.filter((id) => !this.jobs.has(id));
+    const eventIds = events.map((e) => e.event.event_id);
+    const [rows, seenRows] = await Promise.all([
+      missing.length > 0 ? this.sql<JobRow[]>`select * from jobs where job_id = any(${missing}::uuid[])` : [],
+      !this.eventIds && eventIds.length > 0 ? this.sql<{ event_id: string }[]>`select event_id from job_history where event_id = any(${eventIds}::uuid[])` : [],
+    ]);
+    for (const row of rows) this.jobs.set(row.job_id, normalise(row));
+    // An event written twice (a writer retrying a send that had in fact succeeded) takes effect once, as live.
+    const seen = new Set(seenRows.map((r) => r.event_id));
+    const fresh = new Set<string>();
+    const history: ReturnType<typeof historyRow>[] = [];
+    const deliveries: ReturnType<typeof deliveryRow>[] = [];
+    // Folded on the side: the writer's own state changes only once the write is committed.
+    const touched = new Map<string, JobRow>();
+    for (const logged of events) {
+      const { event } = logged;
+      if (seen.has(event.event_id) || fresh.has(event.event_id) || this.eventIds?.has(event.event_id)) continue;
+      fresh.add(event.event_id);
+      const { job, effective } = evolve(touched.get(event.job_id) ?? this.jobs.get(event.job_id) ?? emptyJob(event.job_id), event);
+      touched.set(event.job_id, job);
+      history.push(historyRow(asJson, logged, effective));
+      if (event.type === 'WebhookDeliveryAttempted') deliveries.push(deliveryRow(event));
+    }
+    const checkpoints = new Map<string, { topic: string; partition: number; next_offset: number }>();
+    for (const p of batch) {
+      const key = `${p.topic}/${p.partition}`;
+      checkpoints.set(key, { topic: p.topic, partition: p.partition, next_offset: Math.max(p.nextOffset, checkpoints.get(key)?.next_offset ?? 0) });
+    }
+    await this.sql.begin(async (tx) => {
+      await Promise.all([
+        !this.holdJobs && touched.size > 0 && saveJobRows(tx, [...touched.values()]),
+        history.length > 0 && tx`insert into job_history select * from json_populate_recordset(null::job_history, ${JSON.stringify(history)}::text::json)`,
+        deliveries.length > 0 && tx`insert into delivery_attempts select * from json_populate_recordset(null::delivery_attempts, ${JSON.stringify(deliveries)}::text::json)`,
+        tx`insert into projection_checkpoints select * from json_populate_recordset(null::projection_checkpoints, ${JSON.stringify([...checkpoints.values()])}::text::json)
+           on conflict (topic, partition) do update set next_offset = greatest(projection_checkpoints.next_offset, excluded.next_offset)`,
+      ]);
+    });
+    for (const [id, job] of touched) {
+      this.jobs.set(id, job);
+      if (this.holdJobs) this.held.add(id);
+    }
+    for (const id of fresh) this.eventIds?.add(id);
+  }
+}
+
+async function saveJobRows(sql: Sql | postgres.TransactionSql, rows: JobRow[]): Promise<void> {
+  await sql`insert into jobs select * from json_populate_recordset(null::jobs, ${JSON.stringify(rows)}::text::json)
+            on conflict (job_id) do update set ${sql.unsafe(UPDATE_JOB)}`;
+}

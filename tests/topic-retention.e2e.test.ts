@@ -1,0 +1,42 @@
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import kafkajs from 'kafkajs';
+import { loadConfig } from '@folio/config';
+import { allTopics } from '@folio/events';
+import { createLogger } from '@folio/logging';
+import { connectEventLog, prepareTopics } from '@folio/service';
+
+describe('the topics the apps make keep the log for audit', () => {
+  const infra = inject('infra');
+  const prefix = `retention${randomBytes(3).toString('hex')}.`;
+  const configFor = (env: Record<string, string>) =>
+    loadConfig({ KAFKA_BROKERS: infra.KAFKA_BROKERS!, SCHEMA_REGISTRY_URL: infra.SCHEMA_REGISTRY_URL!, FOLIO_TOPIC_PREFIX: prefix, FOLIO_TOPIC_PARTITIONS: '2', ...env });
+  const log = connectEventLog(configFor({}), createLogger('retention-test', 'warn'), 'folio-retention-test');
+  const admin = log.kafka.admin();
+  afterAll(async () => {
+    await admin.deleteTopics({ topics: allTopics(log.topics) }).catch(() => {});
+    await admin.disconnect();
+  });
+
+  async function settings(): Promise<Record<string, Record<string, string>>> {
+    const { resources } = await admin.describeConfigs({
+      resources: allTopics(log.topics).map((name) => ({ type: kafkajs.ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'retention.bytes', 'cleanup.policy'] })),
+      includeSynonyms: false,
+    });
+    return Object.fromEntries(resources.map((r) => [r.resourceName, Object.fromEntries(r.configEntries.map((e) => [e.configName, e.configValue]))]));
+  }
+
+  it('forever by default, deleted by time only and never compacted; FOLIO_LOG_RETENTION_DAYS changes topics that exist', async () => {
+    await admin.connect();
+    await prepareTopics(configFor({}), log);
+    for (const topic of Object.values(await settings())) expect(topic).toEqual({ 'retention.ms': '-1', 'retention.bytes': '-1', 'cleanup.policy': 'delete' });
+
+    // An operator chooses a finite retention: the next start applies it to the topics already there.
+    await prepareTopics(configFor({ FOLIO_LOG_RETENTION_DAYS: '400' }), log);
+    for (const topic of Object.values(await settings())) {
+      expect(topic).toEqual({ 'retention.ms': String(400 * 86_400_000), 'retention.bytes': '-1', 'cleanup.policy': 'delete' });
+    }
+    await prepareTopics(configFor({ FOLIO_LOG_RETENTION_DAYS: 'forever' }), log);
+    for (const topic of Object.values(await settings())) expect(topic['retention.ms']).toBe('-1');
+  });
+});
