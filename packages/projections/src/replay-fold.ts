@@ -76,7 +76,8 @@ export async function foldLog(ctx: FoldContext, ranges: FoldRange[], { fromEmpty
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
-    partitionsConsumedConcurrently: ctx.partitionsConsumedConcurrently ?? 4,
+    // A topic's partitions all at once: their batches queue while the writer's appends run, and go in the next.
+    partitionsConsumedConcurrently: ctx.partitionsConsumedConcurrently ?? 12,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       const range = byPartition.get(`${batch.topic}/${batch.partition}`);
       if (!range || batch.isEmpty() || !isRunning() || isStale()) return;

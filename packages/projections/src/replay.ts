@@ -77,7 +77,7 @@ export async function replayReadModels(options: ReplayOptions): Promise<ReplayRe
   const { sql, kafka, topics } = options;
   const waitMs = options.waitMs ?? 30_000;
   const guard = await sql.reserve();
-  const replayDb = connect(options.databaseUrl, { max: (options.partitionsConsumedConcurrently ?? 4) + 1, searchPath: REPLAY_SCHEMA });
+  const replayDb = connect(options.databaseUrl, { max: (options.partitionsConsumedConcurrently ?? 12) + 1, searchPath: REPLAY_SCHEMA });
   let started = performance.now();
   const progress = (phase: ReplayProgress['phase'], done = 0, total = 0) =>
     options.onProgress?.({ phase, done, total, seconds: (performance.now() - started) / 1000 });
