@@ -94,9 +94,10 @@ describe('Postgres stopped for 10 s while events flow', () => {
     expect(sync.status).toBe(200);
     expect(sync.body.content).toBe('after the outage');
 
-    // The projector's lock went with its Postgres connection; a rebuild still refuses to run beside it.
-    const replay = run(process.execPath, ['node_modules/.bin/folio', 'replay'], { env: { ...process.env, ...stack.env } });
-    await expect(replay).rejects.toMatchObject({ stderr: expect.stringContaining('stop it before rebuilding') });
+    // What the projection wrote across the outage is what the log says: a replay beside it (into fresh tables, the
+    // projector running) finds every read model equal, and leaves the live ones alone.
+    const replay = await run(process.execPath, ['node_modules/.bin/folio', 'replay'], { env: { ...process.env, ...stack.env } });
+    expect(replay.stdout).toContain('verified: the replay equals the live read models');
     expect(await stack.sql`select count(*)::int as n from jobs`).toEqual([{ n: accepted.length + 1 }]);
   });
 });
