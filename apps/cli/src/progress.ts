@@ -3,7 +3,7 @@ import type { Job } from '@folio/sdk';
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** One line of progress: the job's state and how long it has been waited for. */
-export function progressLine(job: Pick<Job, 'job_id' | 'status'>, elapsedMs: number, frame?: number): string {
+export function jobProgressLine(job: Pick<Job, 'job_id' | 'status'>, elapsedMs: number, frame?: number): string {
   const spinner = frame === undefined || job.status === 'succeeded' || job.status === 'failed' ? '' : `${SPINNER[frame % SPINNER.length]} `;
   return `${spinner}job ${job.job_id}: ${job.status} · ${(elapsedMs / 1000).toFixed(1)} s`;
 }
@@ -29,12 +29,12 @@ export function showProgress(stream: NodeJS.WriteStream = process.stderr, now: (
       update(job) {
         if (job.status === lastStatus) return;
         lastStatus = job.status;
-        stream.write(`${progressLine(job, now() - started)}\n`);
+        stream.write(`${jobProgressLine(job, now() - started)}\n`);
       },
       done() {},
     };
   }
-  const draw = () => latest && stream.write(`\r\x1b[2K${progressLine(latest, now() - started, frame++)}`);
+  const draw = () => latest && stream.write(`\r\x1b[2K${jobProgressLine(latest, now() - started, frame++)}`);
   const timer = setInterval(draw, 100);
   return {
     update(job) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '@folio/sdk';
-import { progressLine, showProgress } from './progress.ts';
+import { jobProgressLine, showProgress } from './progress.ts';
 
 const job = (status: Job['status']): Job => ({ status, job_id: '0190e0a0-0000-7000-8000-000000000000', created_at: '2026-01-01T00:00:00Z' });
 
@@ -12,9 +12,9 @@ function stream(isTTY: boolean) {
 
 describe('progress', () => {
   it('says the job, its state and the time waited; a spinner only while it runs', () => {
-    expect(progressLine(job('processing'), 1234)).toBe('job 0190e0a0-0000-7000-8000-000000000000: processing · 1.2 s');
-    expect(progressLine(job('queued'), 0, 1)).toMatch(/^⠙ job .*: queued · 0\.0 s$/);
-    expect(progressLine(job('succeeded'), 2500, 3)).toBe('job 0190e0a0-0000-7000-8000-000000000000: succeeded · 2.5 s');
+    expect(jobProgressLine(job('processing'), 1234)).toBe('job 0190e0a0-0000-7000-8000-000000000000: processing · 1.2 s');
+    expect(jobProgressLine(job('queued'), 0, 1)).toMatch(/^⠙ job .*: queued · 0\.0 s$/);
+    expect(jobProgressLine(job('succeeded'), 2500, 3)).toBe('job 0190e0a0-0000-7000-8000-000000000000: succeeded · 2.5 s');
   });
 
   it('writes a line per change of state when stderr is not a terminal', () => {

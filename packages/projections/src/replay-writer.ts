@@ -125,7 +125,7 @@ export class ReplayWriter {
   }
 
   private async writeTogether(batch: Pending[]): Promise<void> {
-    const events = batch.flatMap((p) => p.logged.map((e) => ({ ...e, event: wellFormedValue(e.event) })));
+    const events = eventsOf(batch);
     const ids = [...new Set(events.map((e) => e.event.job_id))];
     if (this.jobs.size + ids.length > CACHED_JOBS) {
       await this.flush();
@@ -165,7 +165,7 @@ export class ReplayWriter {
    * with rows missing; a replay is started again from empty tables.
    */
   private append(batch: Pending[]): void {
-    const events = batch.flatMap((p) => p.logged.map((e) => ({ ...e, event: wellFormedValue(e.event) })));
+    const events = eventsOf(batch);
     const folded = this.fold(batch, events, new Set());
     this.remember(folded);
     this.appending++;
@@ -242,6 +242,11 @@ export class ReplayWriter {
     }
     for (const id of fresh) this.eventIds?.add(id);
   }
+}
+
+/** A group's events in order, their text made well-formed (as the live projection stores it). */
+function eventsOf(batch: Pending[]): LoggedEvent[] {
+  return batch.flatMap((p) => p.logged.map((e) => ({ ...e, event: wellFormedValue(e.event) })));
 }
 
 async function saveJobRows(sql: Sql | postgres.TransactionSql, rows: JobRow[]): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import type { ApiKey } from '@folio/keys';
 import type { Db, Sql } from '@folio/db';
 import type { Logger } from '@folio/logging';
@@ -18,6 +19,12 @@ declare module 'fastify' {
 }
 
 /** The key a request carries, in any of the interface's four forms, or null. */
+/**
+ * The key as a query parameter (`?api_key=`), for a route's querystring schema: every route that takes a key accepts
+ * it there too, and this plugin reads it (the OpenAPI document shows it as a security scheme, not a parameter).
+ */
+export const API_KEY_QUERY = { api_key: Type.Optional(Type.String({ description: 'the API key, when not sent in a header' })) };
+
 export function keyFromRequest(request: FastifyRequest): { key: string; scheme: NonNullable<FastifyRequest['authScheme']> } | null {
   const authorization = request.headers.authorization;
   if (authorization) {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { OUTPUTS, type ConversionOptions, type InputKind, type Output } from '@folio/events';
 import { ApiError, type ParameterProblem } from '../errors.ts';
+import { API_KEY_QUERY } from '../plugins/auth.ts';
 
 /** Limits from the interface. */
 export const LIMITS = {
@@ -44,7 +45,7 @@ export type ConvertParams = Static<typeof ConvertParams>;
 
 /** GET /v2/convert's query string: the same parameters, and the key when it is not sent in a header. */
 export const ConvertQuery = Type.Object(
-  { ...PARAMETERS, api_key: Type.Optional(Type.String({ description: 'the API key, when not sent in a header' })) },
+  { ...PARAMETERS, ...API_KEY_QUERY },
   { additionalProperties: true },
 );
 

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { webhookRedeliveryRequested } from '@folio/events';
 import { ApiError } from '../errors.ts';
+import { API_KEY_QUERY } from '../plugins/auth.ts';
 import { admitRequest } from '../jobs/admit.ts';
 import { findJob } from '../jobs/find-job.ts';
 import { requestOf } from '../jobs/rerun.ts';
@@ -16,7 +17,7 @@ const actionSchema = <R>(summary: string, description: string, response: R) => (
   summary,
   description,
   params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
-  querystring: Type.Object({ api_key: Type.Optional(Type.String({ description: 'the API key, when not sent in a header' })) }),
+  querystring: Type.Object(API_KEY_QUERY),
   response,
 });
 

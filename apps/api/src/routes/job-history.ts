@@ -6,6 +6,7 @@ import type { ViewContext } from '@folio/job-view';
 import { periodOf } from '@folio/metering';
 import type { JobStatus } from '@folio/projections';
 import { ApiError } from '../errors.ts';
+import { API_KEY_QUERY } from '../plugins/auth.ts';
 import { findJob } from '../jobs/find-job.ts';
 import type { JobWatch } from '../jobs/watch.ts';
 import { jobHistoryPage } from '../history/events.ts';
@@ -19,7 +20,6 @@ const JOB_STATUSES = ['queued', 'processing', 'succeeded', 'failed'] as const sa
 /** One of a few words, as a JSON Schema enum: a wrong value is one problem named once (a union would name it per branch). */
 const oneOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 
-const apiKeyParam = { api_key: Type.Optional(Type.String({ description: 'the API key, when not sent in a header' })) };
 const JobIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 /**
@@ -41,7 +41,7 @@ export async function jobHistoryRoutes(app: FastifyInstance, options: { view: Vi
           'that came too late (effective false), every callback attempt with its status and duration, redelivery requests and ' +
           'reruns; each with its time and the Kafka topic, partition and offset it was read from.',
         params: JobIdParams,
-        querystring: Type.Object({ ...PageParams, ...apiKeyParam }),
+        querystring: Type.Object({ ...PageParams, ...API_KEY_QUERY }),
         response: historyResponses,
       },
       config: { rateLimit: 'poll' },
@@ -68,7 +68,7 @@ export async function jobHistoryRoutes(app: FastifyInstance, options: { view: Vi
           created_after: Type.Optional(Type.String({ format: 'date-time', description: 'jobs created at or after this instant (ISO 8601 with a time zone)' })),
           created_before: Type.Optional(Type.String({ format: 'date-time', description: 'jobs created before this instant (ISO 8601 with a time zone)' })),
           ...PageParams,
-          ...apiKeyParam,
+          ...API_KEY_QUERY,
         }),
         response: jobListResponses,
       },
@@ -92,7 +92,7 @@ export async function jobHistoryRoutes(app: FastifyInstance, options: { view: Vi
         querystring: Type.Object({
           period: Type.Optional(Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'the month, YYYY-MM (UTC); the current one when left out' })),
           ...PageParams,
-          ...apiKeyParam,
+          ...API_KEY_QUERY,
         }),
         response: usageLedgerResponses,
       },

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { renderJob, type ViewContext } from '@folio/job-view';
 import { ApiError } from '../errors.ts';
+import { API_KEY_QUERY } from '../plugins/auth.ts';
 import { JobCache, type JobReading } from '../jobs/job-cache.ts';
 import { jobResponses } from '../schemas/responses.ts';
 import { findJob } from '../jobs/find-job.ts';
@@ -18,7 +19,7 @@ export async function jobRoutes(app: FastifyInstance, options: { view: ViewConte
         tags: ['jobs'],
         summary: 'Read an asynchronous job',
         params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
-        querystring: Type.Object({ api_key: Type.Optional(Type.String()) }),
+        querystring: Type.Object(API_KEY_QUERY),
         response: jobResponses,
       },
       attachValidation: true,

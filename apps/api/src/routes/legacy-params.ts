@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError, type ParameterProblem } from '../errors.ts';
+import { API_KEY_QUERY } from '../plugins/auth.ts';
 import { LIMITS, type ConvertRequest } from './convert-params.ts';
 
 /** The three legacy endpoints and the output each makes: a pdf, a printable HTML page, a plain text file. */
@@ -34,7 +35,7 @@ export const LegacyParams = Type.Object(
     title: Type.Optional(Type.String({ maxLength: LIMITS.titleChars, description: 'title for html input' })),
     lang: Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9-]+$', description: 'language of the content' })),
     dir: Type.Optional(Type.Union([Type.Literal('ltr'), Type.Literal('rtl')])),
-    api_key: Type.Optional(Type.String({ description: 'the API key, when not sent in a header' })),
+    ...API_KEY_QUERY,
   },
   { additionalProperties: true },
 );
