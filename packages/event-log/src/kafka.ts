@@ -1,7 +1,9 @@
 import { Kafka, logLevel, type ConsumerConfig, type LogEntry } from 'kafkajs';
 import type { Logger } from '@folio/logging';
+import { mendRequestQueue } from './request-queue.ts';
 
 process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
+mendRequestQueue();
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
