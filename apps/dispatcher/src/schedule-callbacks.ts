@@ -79,10 +79,11 @@ export async function startScheduling(options: SchedulingOptions): Promise<KeptC
             },
           );
         }
-        if (finished.size > 0) {
+        const owing = finished.size > 0 ? await retryTransient(() => mayOweCallbacks(sql, [...finished]), waiting) : [];
+        if (owing.length > 0) {
           await projectedPast(sql, batch.topic, batch.partition, Number(batch.lastOffset()), waiting, logger);
-          await requestsProjected(sql, [...finished], waiting, logger);
-          const scheduled = await retryTransient(() => scheduleCallbacks(sql, [...finished]), waiting);
+          await requestsProjected(sql, owing, waiting, logger);
+          const scheduled = await retryTransient(() => scheduleCallbacks(sql, owing), waiting);
           if (scheduled > 0) {
             logger.debug({ scheduled, topic: batch.topic, partition: batch.partition }, 'callbacks scheduled');
             options.onScheduled();
@@ -104,6 +105,18 @@ export async function startScheduling(options: SchedulingOptions): Promise<KeptC
       await commitOffsetsIfNecessary();
     },
   });
+}
+
+/**
+ * The finished jobs that may owe a callback: all but those whose request is in the read model without a webhook_url
+ * (only a job's JobQueued sets it). Most jobs have none, and their request is projected long before they finish, so
+ * a batch of them is settled by this one look, without waiting on the projector for jobs that owe nothing.
+ */
+async function mayOweCallbacks(sql: Sql, jobIds: string[]): Promise<string[]> {
+  const owingNothing = await sql<Array<{ job_id: string }>>`
+    select job_id from jobs where job_id in ${sql(jobIds)} and key_id is not null and webhook_url is null`;
+  const settled = new Set(owingNothing.map((r) => r.job_id));
+  return jobIds.filter((id) => !settled.has(id));
 }
 
 /**
