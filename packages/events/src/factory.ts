@@ -16,6 +16,11 @@ export function newJobId(): string {
   return uuidv7();
 }
 
+/** Whether a value has the shape of a job id: any uuid, as the jobs table's column takes it. */
+export function isJobId(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
 /** The creation time written inside a UUIDv7, or null for any other kind of uuid. */
 export function jobIdTime(jobId: string): Date | null {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(jobId)) return null;

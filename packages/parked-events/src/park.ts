@@ -1,10 +1,8 @@
-import { jobFailed, type JobError } from '@folio/events';
+import { isJobId, jobFailed, type JobError } from '@folio/events';
 import { describeError, retryTransient, type EventPublisher, type RetryContext } from '@folio/event-log';
 import type { Logger } from '@folio/logging';
 import type postgres from 'postgres';
 import { parkEvent, type Parking } from './store.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ParkContext {
   sql: postgres.Sql;
@@ -31,7 +29,7 @@ export async function parkAndFailJob(ctx: ParkContext, parking: Omit<Parking, 'e
     'event parked: it could not be applied; its partition moves on (folio parked list)',
   );
   const publisher = ctx.publisher;
-  if (publisher && parking.jobId && UUID.test(parking.jobId) && parking.eventType !== 'JobFailed') {
+  if (publisher && isJobId(parking.jobId) && parking.eventType !== 'JobFailed') {
     const error: JobError = {
       code: 'render_failed',
       message: `the service could not process an event of this job (${parking.eventType ?? 'unreadable event'}) and set it aside for an operator (parked event ${id}); sending the request again is safe`,

@@ -2,7 +2,8 @@ import type { Sql } from '@folio/db';
 import { jobJson, renderJob, type ViewContext } from '@folio/job-view';
 import type { Plan } from '@folio/keys';
 import type { JobRow, JobStatus } from '@folio/projections';
-import { decodeCursor, isInstant, isUuid, pageOf } from './pages.ts';
+import { isJobId } from '@folio/events';
+import { decodeCursor, isInstant, pageOf } from './pages.ts';
 
 export interface JobFilter {
   status?: JobStatus;
@@ -27,7 +28,7 @@ export async function jobListPage(
   filter: JobFilter,
   page: { limit: number; cursor?: string },
 ): Promise<{ json: string }> {
-  const before = decodeCursor<JobKey>(page.cursor, [isInstant, isUuid] as never);
+  const before = decodeCursor<JobKey>(page.cursor, [isInstant, isJobId] as never);
   const rows = await selectJobs(view.sql, key.id, filter, before, page.limit + 1);
   const { items, nextCursor } = pageOf(rows, page.limit, (r) => [new Date(r.created_at!).toISOString(), r.job_id]);
   const jobs: string[] = [];

@@ -47,4 +47,3 @@ export function decodeCursor<T extends unknown[]>(cursor: string | undefined, sh
 export const isString = (v: unknown): v is string => typeof v === 'string';
 export const isInteger = (v: unknown): v is number => Number.isSafeInteger(v);
 export const isInstant = (v: unknown): v is string => typeof v === 'string' && !Number.isNaN(Date.parse(v));
-export const isUuid = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);

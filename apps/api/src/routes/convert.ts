@@ -11,6 +11,7 @@ import { awaitConversion, convertNow } from '../jobs/convert-now.ts';
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../jobs/idempotency.ts';
 import { queueJob, type SubmitContext } from '../jobs/submit.ts';
 import { admitRequest } from '../jobs/admit.ts';
+import { replyQueued } from '../jobs/accepted.ts';
 import { ConvertParams, ConvertQuery, interpret } from './convert-params.ts';
 import { BODY_BYTES } from '../body-limits.ts';
 import { convertResponses } from '../schemas/responses.ts';
@@ -58,10 +59,7 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
     }
   };
 
-  const accepted = (reply: FastifyReply, job: { jobId: string; expiresAt: string }) => {
-    const statusUrl = `${options.publicUrl}/v2/jobs/${job.jobId}`;
-    return reply.code(202).header('location', statusUrl).send({ status: 'queued', job_id: job.jobId, status_url: statusUrl, expires_at: job.expiresAt });
-  };
+  const accepted = (reply: FastifyReply, job: { jobId: string; expiresAt: string }) => replyQueued(reply, options.publicUrl, job);
 
   const answer = async (reply: FastifyReply, row: JobRow, plan: Plan) => {
     if (row.status === 'succeeded' && row.result) return reply.send(await renderResult(options.view, row, row.result, plan));

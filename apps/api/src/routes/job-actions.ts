@@ -5,6 +5,7 @@ import { webhookRedeliveryRequested } from '@folio/events';
 import { ApiError } from '../errors.ts';
 import { API_KEY_QUERY } from '../plugins/auth.ts';
 import { admitRequest } from '../jobs/admit.ts';
+import { replyQueued } from '../jobs/accepted.ts';
 import { findJob } from '../jobs/find-job.ts';
 import { requestOf } from '../jobs/rerun.ts';
 import { queueJob } from '../jobs/submit.ts';
@@ -51,8 +52,7 @@ export async function jobActionRoutes(app: FastifyInstance, options: ConvertRout
       // The original's request is admitted again: what it would fetch may have turned private since.
       await admitRequest(convert, options.network);
       const event = await queueJob(options.submit, convert, { key, requestId: request.id, rerunOf: id });
-      const statusUrl = `${options.publicUrl}/v2/jobs/${event.job_id}`;
-      return reply.code(202).header('location', statusUrl).send({ status: 'queued', job_id: event.job_id, status_url: statusUrl, expires_at: event.expires_at });
+      return replyQueued(reply, options.publicUrl, { jobId: event.job_id, expiresAt: event.expires_at });
     },
   );
 
