@@ -8,8 +8,18 @@ declare module 'vitest' {
   }
 }
 
-/** Test ports, apart from the development stack's, so `npm test` runs beside a running `npm start`. */
-export const TEST_PORTS = { kafka: 29092, kafkaController: 29093, registry: 28081, postgres: 25432, s3: 28333 };
+/**
+ * Test ports, apart from the development stack's, so `npm test` runs beside a running `npm start`.
+ * FOLIO_TEST_PORT_OFFSET shifts them all, so two checkouts on one machine can run their suites at once.
+ */
+const offset = Number(process.env.FOLIO_TEST_PORT_OFFSET ?? 0) || 0;
+export const TEST_PORTS = {
+  kafka: 29092 + offset,
+  kafkaController: 29093 + offset,
+  registry: 28081 + offset,
+  postgres: 25432 + offset,
+  s3: 28333 + offset,
+};
 
 let infra: LocalInfra | undefined;
 
