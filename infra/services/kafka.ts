@@ -6,10 +6,13 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
+import { mendRequestQueue } from '@folio/event-log/request-queue';
 import { javaCommand, kafkaClasspath } from './cache.ts';
 import { ensureReady, spawnService, waitUntilReady, type RunningService } from './process.ts';
 
 const execFileAsync = promisify(execFile);
+// The readiness probe is a kafkajs client too: without the mend its connections spin (and warn on Node 24).
+mendRequestQueue();
 
 export interface KafkaOptions {
   /** Client (PLAINTEXT) listener on 127.0.0.1. */
