@@ -19,9 +19,12 @@ afterEach(() => {
 
 describe("kafkajs' request queue, mended", () => {
   it('as released, re-arms a timer after every check even with nothing waiting (the loop being mended)', () => {
+    // Fake timers: the released method's negative delay would make a real Node 24 timer print TimeoutNegativeWarning.
+    vi.useFakeTimers();
     const q = queue();
     original.call(q);
     expect(q.throttleCheckTimeoutId).not.toBeNull();
+    expect(vi.getTimerCount()).toBe(1);
     clearTimeout(q.throttleCheckTimeoutId!);
   });
 
