@@ -2,7 +2,7 @@ import type { Agent } from 'undici';
 import type { Database } from '@folio/db';
 import { webhookDeliveryAttempted, type DeliveryOutcome } from '@folio/events';
 import { retryTransient, type EventPublisher, type RetryContext } from '@folio/event-log';
-import { jobJson, loadJob, renderJob, type ViewContext } from '@folio/job-view';
+import { jobJson, loadJob, jobResource, type ViewContext } from '@folio/job-view';
 import type { Plan } from '@folio/keys';
 import type { Logger } from '@folio/logging';
 import type { NetworkPolicy } from '@folio/network-policy';
@@ -69,7 +69,7 @@ export async function deliverCallback(ctx: DeliveryContext, callback: ScheduledC
 async function renderBody(ctx: DeliveryContext, callback: ScheduledCallback, plan: Plan): Promise<string | null> {
   const row = await loadJob(ctx.view.sql, callback.job_id, callback.key_id);
   if (!row) return null;
-  const body = jobJson(await renderJob(ctx.view, row, plan));
+  const body = jobJson(await jobResource(ctx.view, row, plan));
   return keepCallbackBody(ctx.database.sql, callback.job_id, body);
 }
 

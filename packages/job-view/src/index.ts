@@ -39,7 +39,8 @@ export async function loadJob(sql: Sql, jobId: string, keyId: string): Promise<J
   return row ?? null;
 }
 
-export async function renderJob(ctx: ViewContext, row: JobRow, plan: Plan): Promise<JobBody> {
+/** The Job resource (the API's `Job`) of a read-model row, as this key's plan sees it; `jobJson` turns it into text. */
+export async function jobResource(ctx: ViewContext, row: JobRow, plan: Plan): Promise<JobBody> {
   const body: JobBody = { status: row.status, job_id: row.job_id, created_at: iso(row.created_at)! };
   if (row.finished_at) body.finished_at = iso(row.finished_at)!;
   if (row.status === 'succeeded' && row.result) body.result = await renderResult(ctx, row, row.result, plan);
