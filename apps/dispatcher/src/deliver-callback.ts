@@ -35,10 +35,10 @@ export interface DeliveryContext {
  * then the schedule row (the next retry, or the end). The event is written first, so a crash between the two repeats
  * this attempt rather than losing its record; the interface warns receivers that a callback can arrive twice.
  *
- * The body is the job exactly as `GET /v2/jobs/{id}` renders it (invariant 9), made by the same code on the first
- * attempt and kept, so every retry sends the same bytes with a signature over exactly them. A callback that cannot
- * be signed (its key deleted, or sealed under a secret this deployment no longer has) is recorded as not sent, with
- * why, and ends there: it never holds up the others.
+ * The body is the job exactly as `GET /v2/jobs/{id}` renders it (invariant 9, docs/invariants.md), made by the same
+ * code on the first attempt and kept, so every retry sends the same bytes with a signature over exactly them. A
+ * callback that cannot be signed (its key deleted, or sealed under a secret this deployment no longer has) is recorded
+ * as not sent, with why, and ends there: it never holds up the others.
  */
 export async function deliverCallback(ctx: DeliveryContext, callback: ScheduledCallback, waiting: RetryContext): Promise<void> {
   const attempt = callback.attempts_made + 1;

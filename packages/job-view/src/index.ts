@@ -6,9 +6,9 @@ import type { JobRow, JobStatus } from '@folio/projections';
 import { redeem, type BlobStore } from '@folio/storage';
 
 /**
- * The Job resource as users see it: what `GET /v2/jobs/{id}` returns, what a synchronous call answers with, and
- * (byte for byte, invariant 9) the body of the completion callback. Everything here is derived from the read model
- * and the stored objects it points at, so two readings of a finished job give identical bytes.
+ * The Job resource as users see it: what `GET /v2/jobs/{id}` returns, what a synchronous call answers with, and (byte
+ * for byte, invariant 9, docs/invariants.md) the body of the completion callback. Everything here is derived from the
+ * read model and the stored objects it points at, so two readings of a finished job give identical bytes.
  */
 export interface Usage {
   used_this_period: number;
@@ -51,7 +51,7 @@ export async function jobResource(ctx: ViewContext, row: JobRow, plan: Plan): Pr
 
 /**
  * The one serializer of a Job: `GET /v2/jobs/{id}` sends these bytes, and the dispatcher posts them as the callback
- * body (invariant 9). Nothing else may turn a JobBody into text.
+ * body (invariant 9, docs/invariants.md). Nothing else may turn a JobBody into text.
  */
 export function jobJson(body: JobBody): string {
   return JSON.stringify(body);
