@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { FormatRegistry, Type, type TSchema } from '@sinclair/typebox';
@@ -6,6 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import { ERROR_CODES } from '@folio/events';
 import { defaultExecutablePath } from '@folio/pdf';
 import { SHARED_SCHEMAS } from '../apps/api/src/schemas/bodies.ts';
+import { DOCUMENT_FILE } from '../packages/sdk/scripts/schema-source.ts';
 import { Stack } from './support/stack.ts';
 
 /**
@@ -76,6 +78,13 @@ describe('the OpenAPI document and the reference', () => {
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it('is the committed document the SDK is generated from (packages/sdk/openapi.json), but for its server', async () => {
+    // The committed copy is built in-process with inert services (apps/api/src/openapi/standalone.ts); the running
+    // API must serve the same document, its own address apart.
+    const committed = JSON.parse(await readFile(DOCUMENT_FILE, 'utf8'));
+    expect({ ...doc, servers: committed.servers }).toEqual(committed);
   });
 
   it('describes every endpoint of the interface, and nothing else', () => {

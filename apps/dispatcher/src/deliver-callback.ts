@@ -2,7 +2,7 @@ import type { Agent } from 'undici';
 import type { Database } from '@folio/db';
 import { webhookDeliveryAttempted, type DeliveryOutcome } from '@folio/events';
 import { retryTransient, type EventPublisher, type RetryContext } from '@folio/event-log';
-import { jobJson, loadJob, renderJob, type ViewContext } from '@folio/job-view';
+import { jobJson, loadJob, jobResource, type ViewContext } from '@folio/job-view';
 import type { Plan } from '@folio/keys';
 import type { Logger } from '@folio/logging';
 import type { NetworkPolicy } from '@folio/network-policy';
@@ -35,10 +35,10 @@ export interface DeliveryContext {
  * then the schedule row (the next retry, or the end). The event is written first, so a crash between the two repeats
  * this attempt rather than losing its record; the interface warns receivers that a callback can arrive twice.
  *
- * The body is the job exactly as `GET /v2/jobs/{id}` renders it (invariant 9), made by the same code on the first
- * attempt and kept, so every retry sends the same bytes with a signature over exactly them. A callback that cannot
- * be signed (its key deleted, or sealed under a secret this deployment no longer has) is recorded as not sent, with
- * why, and ends there: it never holds up the others.
+ * The body is the job exactly as `GET /v2/jobs/{id}` renders it (invariant 9, docs/invariants.md), made by the same
+ * code on the first attempt and kept, so every retry sends the same bytes with a signature over exactly them. A
+ * callback that cannot be signed (its key deleted, or sealed under a secret this deployment no longer has) is recorded
+ * as not sent, with why, and ends there: it never holds up the others.
  */
 export async function deliverCallback(ctx: DeliveryContext, callback: ScheduledCallback, waiting: RetryContext): Promise<void> {
   const attempt = callback.attempts_made + 1;
@@ -69,7 +69,7 @@ export async function deliverCallback(ctx: DeliveryContext, callback: ScheduledC
 async function renderBody(ctx: DeliveryContext, callback: ScheduledCallback, plan: Plan): Promise<string | null> {
   const row = await loadJob(ctx.view.sql, callback.job_id, callback.key_id);
   if (!row) return null;
-  const body = jobJson(await renderJob(ctx.view, row, plan));
+  const body = jobJson(await jobResource(ctx.view, row, plan));
   return keepCallbackBody(ctx.database.sql, callback.job_id, body);
 }
 

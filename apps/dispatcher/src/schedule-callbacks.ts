@@ -39,8 +39,8 @@ const PERMANENT_TRIES = 3;
  * is final and has a webhook_url gets a row in the durable schedule, and only then is the offset committed: a crash
  * before that reads the batch again, and scheduling is idempotent.
  *
- * No event can stop it (invariant 10): one that does not decode is parked (the projector, which reads the same
- * event, fails its job); while Postgres or the broker is away it waits on its offset.
+ * No event can stop it (invariant 10, docs/invariants.md): one that does not decode is parked (the projector, which
+ * reads the same event, fails its job); while Postgres or the broker is away it waits on its offset.
  */
 export async function startScheduling(options: SchedulingOptions): Promise<KeptConsumer> {
   const { kafka, sql, codec, logger } = options;

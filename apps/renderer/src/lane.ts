@@ -15,9 +15,10 @@ const PERMANENT_TRIES = 3;
  * Partitions are consumed concurrently (bounded by the shared slots); within a partition, jobs run in order. The
  * consumer heartbeats while a job runs, so a long conversion is not mistaken for a dead member.
  *
- * No request can stop it (invariant 10): one that does not decode, or whose handling fails in a way retrying cannot
- * fix, is parked and its job failed; while the broker, the registry or Postgres is away it waits on the same offset.
- * An offset is resolved only once its job's outcome is in the log, so a stop mid-job leaves the job to the next reader.
+ * No request can stop it (invariant 10, docs/invariants.md): one that does not decode, or whose handling fails in a way
+ * retrying cannot fix, is parked and its job failed; while the broker, the registry or Postgres is away it waits on the
+ * same offset. An offset is resolved only once its job's outcome is in the log, so a stop mid-job leaves the job to the
+ * next reader.
  */
 export async function startLane(options: {
   lane: Lane;

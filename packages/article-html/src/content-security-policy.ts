@@ -10,7 +10,7 @@ import { ARTICLE_STYLESHEET } from './stylesheet.ts';
  * printable article needs stays allowed: images, media and fonts from the network or `data:`, stylesheets from the
  * network (`css_url` and its `@import`s). Inline styles are limited to the service's own stylesheet by its hash, so
  * even a `style` element or attribute that slipped into the content would not apply. Which network addresses are
- * actually reachable is the renderer's boundary to decide (design invariant 7), not the page's.
+ * actually reachable is the renderer's boundary to decide (invariant 7, docs/invariants.md), not the page's.
  */
 export const ARTICLE_STYLESHEET_HASH = `sha256-${createHash('sha256').update(ARTICLE_STYLESHEET, 'utf8').digest('base64')}`;
 

@@ -195,10 +195,10 @@ export const renderAttempts = pgTable('render_attempts', {
 });
 
 /**
- * The meter: one row per successful document, keyed by job id so that redelivery, replay and crashes never count a
- * job twice (invariant 3). `ordinal` is the document's number within its key's month (1, 2, 3…), given under a
- * per-key lock when the success is projected, so concurrent successes of one key each report their own exact count.
- * Never touched by a replay: a count once told to a user is not renumbered.
+ * The meter: one row per successful document, keyed by job id so that redelivery, replay and crashes never count a job
+ * twice (invariant 3, docs/invariants.md). `ordinal` is the document's number within its key's month (1, 2, 3…), given
+ * under a per-key lock when the success is projected, so concurrent successes of one key each report their own exact
+ * count. Never touched by a replay: a count once told to a user is not renumbered.
  */
 export const usage = pgTable(
   'usage',
@@ -216,9 +216,10 @@ export const usage = pgTable(
 );
 
 /**
- * Documents promised at admission and not yet settled: a capped key's request reserves one before its job is queued,
- * so concurrent requests can never take it past its cap (invariant 4). The projector turns a reservation into usage
- * when the job succeeds and drops it when the job fails; one that outlives its job's readability no longer counts.
+ * Documents promised at admission and not yet settled: a capped key's request reserves one before its job is queued, so
+ * concurrent requests can never take it past its cap (invariant 4, docs/invariants.md). The projector turns a
+ * reservation into usage when the job succeeds and drops it when the job fails; one that outlives its job's readability
+ * no longer counts.
  */
 export const quotaReservations = pgTable(
   'quota_reservations',

@@ -17,8 +17,9 @@ export interface DocxInput {
   contentHtml: string;
   pageSize: 'letter' | 'a4';
   /**
-   * Loads an image for embedding; returns null when it cannot (the image is then left out or replaced by its alt
-   * text). It is only ever called with http(s) addresses; the caller owns the network policy (invariant 7).
+   * Loads an image for embedding; returns null when it cannot (the image is then left out or replaced by its alt text).
+   * It is only ever called with http(s) addresses; the caller owns the network policy (invariant 7,
+   * docs/invariants.md).
    */
   fetchImage: (url: string) => Promise<FetchedImage | null>;
   /** Default 5 MB; larger images are not embedded. */

@@ -12,7 +12,7 @@ export function restartDelayMs(restarts: number): number {
 }
 
 /**
- * Runs a consumer and keeps it running for as long as the process lives (invariant 10).
+ * Runs a consumer and keeps it running for as long as the process lives (invariant 10, docs/invariants.md).
  *
  * kafkajs restarts a crashed consumer only when the error underneath is marked retriable. After a broker restart under
  * load its own retries end in a KafkaJSNonRetriableError ("Failed to find group coordinator", "This is not the

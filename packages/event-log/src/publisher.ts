@@ -1,7 +1,7 @@
 import { Partitioners, type Kafka, type Producer, type TopicMessages } from 'kafkajs';
 import { EventCodec, keyOf, topicOf, type JobEvent, type Topics } from '@folio/events';
 
-/** Kafka's default message limit is 1 MB; events stay far below it (invariant 6). */
+/** Kafka's default message limit is 1 MB; events stay far below it (invariant 6, docs/invariants.md). */
 export const MAX_EVENT_BYTES = 256 * 1024;
 
 /**

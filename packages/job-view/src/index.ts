@@ -6,9 +6,9 @@ import type { JobRow, JobStatus } from '@folio/projections';
 import { redeem, type BlobStore } from '@folio/storage';
 
 /**
- * The Job resource as users see it: what `GET /v2/jobs/{id}` returns, what a synchronous call answers with, and
- * (byte for byte, invariant 9) the body of the completion callback. Everything here is derived from the read model
- * and the stored objects it points at, so two readings of a finished job give identical bytes.
+ * The Job resource as users see it: what `GET /v2/jobs/{id}` returns, what a synchronous call answers with, and (byte
+ * for byte, invariant 9, docs/invariants.md) the body of the completion callback. Everything here is derived from the
+ * read model and the stored objects it points at, so two readings of a finished job give identical bytes.
  */
 export interface Usage {
   used_this_period: number;
@@ -39,7 +39,8 @@ export async function loadJob(sql: Sql, jobId: string, keyId: string): Promise<J
   return row ?? null;
 }
 
-export async function renderJob(ctx: ViewContext, row: JobRow, plan: Plan): Promise<JobBody> {
+/** The Job resource (the API's `Job`) of a read-model row, as this key's plan sees it; `jobJson` turns it into text. */
+export async function jobResource(ctx: ViewContext, row: JobRow, plan: Plan): Promise<JobBody> {
   const body: JobBody = { status: row.status, job_id: row.job_id, created_at: iso(row.created_at)! };
   if (row.finished_at) body.finished_at = iso(row.finished_at)!;
   if (row.status === 'succeeded' && row.result) body.result = await renderResult(ctx, row, row.result, plan);
@@ -50,7 +51,7 @@ export async function renderJob(ctx: ViewContext, row: JobRow, plan: Plan): Prom
 
 /**
  * The one serializer of a Job: `GET /v2/jobs/{id}` sends these bytes, and the dispatcher posts them as the callback
- * body (invariant 9). Nothing else may turn a JobBody into text.
+ * body (invariant 9, docs/invariants.md). Nothing else may turn a JobBody into text.
  */
 export function jobJson(body: JobBody): string {
   return JSON.stringify(body);

@@ -3,7 +3,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { Agent } from 'undici';
 import type { NetworkPolicy } from './index.ts';
 
-/** A connection refused by the private-network rule (invariant 7). */
+/** A connection refused by the private-network rule (invariant 7, docs/invariants.md). */
 export class BlockedAddressError extends Error {
   readonly code = 'EFOLIOBLOCKED';
   constructor(host: string, address: string) {

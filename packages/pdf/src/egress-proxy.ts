@@ -53,11 +53,11 @@ function parseAuthority(authority: string): { host: string; port: number } | und
 }
 
 /**
- * The network boundary of the renderer (design invariants 7 and 8): an HTTP forward proxy on 127.0.0.1 that Chromium
- * must use for every connection, `http:` requests and `CONNECT` tunnels (https, WebSockets) alike. It resolves each
- * name itself, checks every address against the policy, and opens the connection to the address it checked — never
- * by name — so DNS rebinding between the check and the connect cannot reach a private address. Request interception
- * inside Chromium sees only URLs; this sees where bytes actually go.
+ * The network boundary of the renderer (invariants 7 and 8, docs/invariants.md): an HTTP forward proxy on 127.0.0.1
+ * that Chromium must use for every connection, `http:` requests and `CONNECT` tunnels (https, WebSockets) alike. It
+ * resolves each name itself, checks every address against the policy, and opens the connection to the address it
+ * checked — never by name — so DNS rebinding between the check and the connect cannot reach a private address. Request
+ * interception inside Chromium sees only URLs; this sees where bytes actually go.
  */
 export class EgressProxy {
   private readonly server: http.Server;

@@ -18,11 +18,11 @@ export interface PrintPage {
 }
 
 /**
- * Opens a tab with JavaScript disabled (invariant 8) and request interception as an allow-list: only http(s) and
- * data: sub-resources, no document loaded into a frame, and the document may not navigate its own tab away
- * (`<meta http-equiv=refresh>`). This is
- * defence in depth; the network boundary itself is the egress proxy every request goes through. Opening is bounded in
- * time: a tab given a renderer process that is dying would otherwise hang until the protocol timeout.
+ * Opens a tab with JavaScript disabled (invariant 8, docs/invariants.md) and request interception as an allow-list:
+ * only http(s) and data: sub-resources, no document loaded into a frame, and the document may not navigate its own tab
+ * away (`<meta http-equiv=refresh>`). This is defence in depth; the network boundary itself is the egress proxy every
+ * request goes through. Opening is bounded in time: a tab given a renderer process that is dying would otherwise hang
+ * until the protocol timeout.
  */
 export async function openPrintPage(browser: Browser, onCrash: () => void = () => {}, timeoutMs = 10_000): Promise<PrintPage> {
   const opening = open(browser, onCrash);

@@ -47,10 +47,10 @@ export function emptyJob(jobId: string): JobRow {
 }
 
 /**
- * The projection of one event onto a job, as a pure function. It is order-tolerant across topics (the request
- * arrives on a lane topic, everything else on the lifecycle topic): JobQueued only fills in the request's fields,
- * never the state, so it commutes with the lifecycle. Within the lifecycle topic, log order decides: the first
- * terminal event wins and nothing after it changes the state (invariant 2). `effective` says whether the event
+ * The projection of one event onto a job, as a pure function. It is order-tolerant across topics (the request arrives
+ * on a lane topic, everything else on the lifecycle topic): JobQueued only fills in the request's fields, never the
+ * state, so it commutes with the lifecycle. Within the lifecycle topic, log order decides: the first terminal event
+ * wins and nothing after it changes the state (invariant 2, docs/invariants.md). `effective` says whether the event
  * changed the job; ineffective events are still kept in the history.
  */
 export function evolve(job: JobRow, event: JobEvent): { job: JobRow; effective: boolean } {
@@ -102,7 +102,7 @@ export function evolve(job: JobRow, event: JobEvent): { job: JobRow; effective: 
     case 'WebhookDeliveryAttempted':
     case 'WebhookRedeliveryRequested':
       // A callback attempt (or a request for one more) changes the deliveries, not the job: a job's end never
-      // changes (invariant 2). Both are kept in its history.
+      // changes (invariant 2, docs/invariants.md). Both are kept in its history.
       return { job, effective: true };
   }
 }

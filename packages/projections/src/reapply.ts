@@ -12,12 +12,12 @@ export type Reapplied =
   | 'seen';
 
 /**
- * Re-applies a parked event once its fault is mended, as a replay of the log would apply it. Events after it in the
- * log were projected while it sat parked, so it cannot simply be folded last: the job is folded again from all its
- * projected events plus this one, in log order, and its row and the history's `effective` flags are rewritten —
- * which is what a rebuild gives. One exception keeps invariant 2: when the job is final and the refold would end it
- * differently (the parked event was itself terminal, overtaken by the JobFailed its parking wrote), the event is
- * recorded as not effective and the job keeps the end its users have seen.
+ * Re-applies a parked event once its fault is mended, as a replay of the log would apply it. Events after it in the log
+ * were projected while it sat parked, so it cannot simply be folded last: the job is folded again from all its
+ * projected events plus this one, in log order, and its row and the history's `effective` flags are rewritten — which
+ * is what a rebuild gives. One exception keeps invariant 2 (docs/invariants.md): when the job is final and the refold
+ * would end it differently (the parked event was itself terminal, overtaken by the JobFailed its parking wrote), the
+ * event is recorded as not effective and the job keeps the end its users have seen.
  */
 export async function reapplyEvent(sql: Sql, logged: LoggedEvent): Promise<Reapplied> {
   const event = wellFormedValue(logged.event);

@@ -44,9 +44,9 @@ const PERMANENT_TRIES = 3;
  * checkpoint; the Kafka offset is committed only after that, so Kafka's committed position never runs ahead of
  * Postgres: a crash anywhere replays a little of the log, and the checkpoint turns the replay into a no-op.
  *
- * No event can stop it (invariant 10). While Postgres, the registry or the broker is away, a batch waits on its
- * offset with backoff and nothing is skipped. An event that can never be applied is found by applying the batch
- * one event at a time, parked, its job failed, and the partition moves on.
+ * No event can stop it (invariant 10, docs/invariants.md). While Postgres, the registry or the broker is away, a batch
+ * waits on its offset with backoff and nothing is skipped. An event that can never be applied is found by applying the
+ * batch one event at a time, parked, its job failed, and the partition moves on.
  */
 export async function startProjection(options: ProjectionOptions): Promise<RunningProjection> {
   const { kafka, sql, codec, topics, groupId, logger } = options;

@@ -43,7 +43,7 @@ export function assertSafeKey(key: string): void {
   }
 }
 
-/** A text carried inside an event, or by claim check: one of the two is set (invariant 6). */
+/** A text carried inside an event, or by claim check: one of the two is set (invariant 6, docs/invariants.md). */
 export interface ClaimChecked {
   text: string | null;
   ref: StoredObject | null;

@@ -16,10 +16,10 @@ const ANSWER_BYTES = 64 * 1024;
 
 /**
  * One POST of a callback. It never throws: every way an attempt can end becomes an AttemptResult (the status, or why
- * there was none). The agent (`guardedAgent`) checks each connection on the address it resolves to (invariant 7), so
- * a name that points at 10.x or 127.x at delivery time is refused even if it looked public when the job was accepted;
- * an IP literal skips DNS, so it is checked here. Redirects are never followed: undici's `request` returns a 3xx as
- * it is.
+ * there was none). The agent (`guardedAgent`) checks each connection on the address it resolves to (invariant 7,
+ * docs/invariants.md), so a name that points at 10.x or 127.x at delivery time is refused even if it looked public when
+ * the job was accepted; an IP literal skips DNS, so it is checked here. Redirects are never followed: undici's
+ * `request` returns a 3xx as it is.
  */
 export async function postCallback(agent: Agent, policy: NetworkPolicy, callback: CallbackRequest): Promise<AttemptResult> {
   const started = performance.now();

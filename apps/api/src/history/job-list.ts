@@ -1,5 +1,5 @@
 import type { Sql } from '@folio/db';
-import { jobJson, renderJob, type ViewContext } from '@folio/job-view';
+import { jobJson, jobResource, type ViewContext } from '@folio/job-view';
 import type { Plan } from '@folio/keys';
 import type { JobRow, JobStatus } from '@folio/projections';
 import { isJobId } from '@folio/events';
@@ -33,7 +33,7 @@ export async function jobListPage(
   const { items, nextCursor } = pageOf(rows, page.limit, (r) => [new Date(r.created_at!).toISOString(), r.job_id]);
   const jobs: string[] = [];
   for (let i = 0; i < items.length; i += RENDERING) {
-    const chunk = await Promise.all(items.slice(i, i + RENDERING).map(async (row) => jobJson(await renderJob(view, row, key.plan))));
+    const chunk = await Promise.all(items.slice(i, i + RENDERING).map(async (row) => jobJson(await jobResource(view, row, key.plan))));
     jobs.push(...chunk);
   }
   return { json: `{"data":[${jobs.join(',')}],"next_cursor":${JSON.stringify(nextCursor)}}` };

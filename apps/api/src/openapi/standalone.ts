@@ -4,8 +4,9 @@ import { buildApp, type AppOptions } from '../app.ts';
 /**
  * The OpenAPI document exactly as `GET /v2/openapi.json` serves it, built in-process without Kafka, Postgres or
  * storage: the document depends only on the routes and their schemas, so every service the app would talk to is an
- * inert stand-in that is never called (no request is served). The SDK's generator and its staleness test use this,
- * so both see the same document the running API would send for the same `publicUrl`.
+ * inert stand-in that is never called (no request is served). `npm run generate -w @folio/api` writes it as the
+ * SDK's input (`document-file.ts`) and a unit test holds that committed copy to it, so the SDK is generated from the
+ * same document the running API would send for the same `publicUrl`.
  */
 export async function interfaceDocument(publicUrl = 'http://127.0.0.1:8080'): Promise<Record<string, unknown>> {
   const inert = {

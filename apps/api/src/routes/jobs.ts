@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { renderJob, type ViewContext } from '@folio/job-view';
+import { jobResource, type ViewContext } from '@folio/job-view';
 import { ApiError } from '../errors.ts';
 import { API_KEY_QUERY } from '../plugins/auth.ts';
 import { JobCache, type JobReading } from '../jobs/job-cache.ts';
@@ -34,7 +34,7 @@ export async function jobRoutes(app: FastifyInstance, options: { view: ViewConte
       const ticket = cache.begin(id);
       const row = await findJob(options.view, options.watch, id, key.id);
       if (!row) throw new ApiError('job_not_found', 'no job with that id under this key');
-      const body = await renderJob(options.view, row, key.plan);
+      const body = await jobResource(options.view, row, key.plan);
       return send(reply, cache.keep(ticket, key.id, key.plan, body, row.expires_at!));
     },
   );
