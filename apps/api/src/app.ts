@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@folio/logging';
 import type { Db } from '@folio/db';
 import type { LocalDiskStore } from '@folio/storage';
-import { ApiError, type ParameterProblem } from './errors.ts';
+import { ApiError, toApiError } from './errors.ts';
 import { BODY_BYTES, BODY_PARAMETERS, formBodyParser, limitMultipartBody } from './body-limits.ts';
 import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
 import { answerMalformedRequest } from './malformed-request.ts';
@@ -113,36 +113,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(jobsPageRoutes);
   if (options.localFiles) await app.register(fileRoutes, { store: options.localFiles });
   return app;
-}
-
-/** Every failure becomes an ApiError: validation errors name their parameters; anything unexpected is render_failed. */
-export function toApiError(error: FastifyError | ApiError, request?: FastifyRequest): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    // The interface answers 400, not 415, and says which type it was.
-    const type = JSON.stringify(request?.headers['content-type'] ?? '');
-    return ApiError.invalid('content-type', `a body of type ${type} is not accepted; send application/json, application/x-www-form-urlencoded or multipart/form-data`);
-  }
-  if (error.validation) {
-    const problems: ParameterProblem[] = error.validation.map((v) => ({
-      parameter:
-        (v.params as { missingProperty?: string }).missingProperty ??
-        (v.instancePath.replace(/^\//, '').split('/')[0] || error.validationContext || 'body'),
-      message: v.message ?? 'invalid',
-    }));
-    const status = error.validationContext === 'params' ? 422 : 400;
-    return ApiError.invalidAll(problems, status);
-  }
-  if (error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FIELDS_LIMIT' || error.code === 'FST_FILES_LIMIT') {
-    return ApiError.invalid('body', `too many parts: send each parameter once, as a text field (${error.message})`);
-  }
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
-    return new ApiError('html_too_large', 'the request body is too large (html is limited to 50,000,000 characters)');
-  }
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return new ApiError('invalid_parameters', error.message, { status: 400 });
-  }
-  return new ApiError('render_failed', 'the service failed to handle this request; it is safe to retry');
 }
 
 /** What a request line shows in the logs: never the api_key query parameter, never a header. */

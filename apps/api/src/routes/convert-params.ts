@@ -1,17 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { OUTPUTS, type ConversionOptions, type InputKind, type Output } from '@folio/events';
+import { OUTPUTS } from '@folio/events';
+import { LIMITS, type ConvertRequest } from '../jobs/convert-request.ts';
 import { ApiError, type ParameterProblem } from '../errors.ts';
 import { API_KEY_QUERY } from '../plugins/auth.ts';
-
-/** Limits from the interface. */
-export const LIMITS = {
-  markdownChars: 1_000_000,
-  htmlChars: 50_000_000,
-  htmlMarkupBytes: 2 * 1024 * 1024,
-  titleChars: 500,
-  headerTextChars: 500,
-  webhookUrlChars: 2048,
-};
 
 const uri = (description: string) => Type.String({ format: 'uri', maxLength: 8192, description });
 
@@ -48,14 +39,6 @@ export const ConvertQuery = Type.Object(
   { ...PARAMETERS, ...API_KEY_QUERY },
   { additionalProperties: true },
 );
-
-export interface ConvertRequest {
-  input: { kind: InputKind; text: string };
-  output: Output;
-  options: ConversionOptions;
-  async: boolean;
-  webhookUrl: string | null;
-}
 
 /** The rules between parameters that a schema cannot say. */
 export function interpret(params: ConvertParams): ConvertRequest {

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError, type ParameterProblem } from '../errors.ts';
 import { API_KEY_QUERY } from '../plugins/auth.ts';
-import { LIMITS, type ConvertRequest } from './convert-params.ts';
+import { LIMITS, type ConvertRequest } from '../jobs/convert-request.ts';
 
 /** The three legacy endpoints and the output each makes: a pdf, a printable HTML page, a plain text file. */
 export const LEGACY_OUTPUTS = ['pdf', 'html', 'text'] as const;
