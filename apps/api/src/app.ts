@@ -10,6 +10,7 @@ import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
 import { answerMalformedRequest } from './malformed-request.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { corsPlugin } from './plugins/cors.ts';
+import { undeclaredMethods } from './plugins/methods.ts';
 import { interfaceDocs } from './openapi/document.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import type { RateLimiter } from './rate-limits/limiter.ts';
@@ -67,6 +68,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
   });
+  // Before any other hook and any route: a declared path asked with an undeclared method is 405 with Allow.
+  undeclaredMethods(app);
 
   // Forms are decoded as they stream (body-limits.ts), so only their decoded bytes are ever held.
   app.addContentTypeParser('application/x-www-form-urlencoded', formBodyParser);
@@ -88,15 +91,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (apiError.code === 'render_failed' && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
     return reply.code(apiError.status).send({ status: 'failed', error: apiError.body() });
   });
-  app.setNotFoundHandler((request, reply) => {
+  // A declared path asked with another method never gets here: undeclaredMethods answers it 405.
+  app.setNotFoundHandler((request) => {
     const path = request.url.split('?')[0]!;
-    // An interface endpoint asked with another method is a request the table has an answer for: invalid_parameters.
-    const allowed = path === '/v2/convert' ? ['GET', 'POST'] : /^\/v2\/jobs\/[^/]*$/.test(path) ? ['GET'] : null;
-    if (allowed && !allowed.includes(request.method)) {
-      reply.header('allow', allowed.join(', '));
-      throw ApiError.invalid('method', `${request.method} is not accepted here; use ${allowed.join(' or ')}`);
-    }
-    if (allowed) throw new ApiError('job_not_found', 'no job with that id under this key');
+    if (/^\/v2\/jobs\/[^/]*$/.test(path)) throw new ApiError('job_not_found', 'no job with that id under this key');
     throw new ApiError('invalid_parameters', `no route ${request.method} ${path}`, { status: 404 });
   });
 

@@ -8,7 +8,7 @@ import { admitRequest } from '../jobs/admit.ts';
 import { convertNow } from '../jobs/convert-now.ts';
 import type { ConvertRouteOptions } from './convert.ts';
 import { BODY_BYTES } from '../body-limits.ts';
-import { legacyFailure } from './legacy-errors.ts';
+import { legacyFailure, legacyNoRoute } from './legacy-errors.ts';
 import { LEGACY_OUTPUTS, LegacyParams, legacyRequest, type LegacyOutput, type OutputType } from './legacy-params.ts';
 import { legacyResponses } from '../schemas/responses.ts';
 
@@ -63,9 +63,7 @@ export async function legacyRoutes(app: FastifyInstance, options: ConvertRouteOp
       async (scope) => {
         const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
         // Any other path or method under the endpoint's prefix is a legacy 404 too.
-        scope.setNotFoundHandler((request, reply) =>
-          reply.code(404).send({ status: 'failed', message: `no route ${request.method} ${request.url.split('?')[0]}`, type: 'catch-all' }),
-        );
+        scope.setNotFoundHandler((request, reply) => reply.code(404).send(legacyNoRoute(request.method, request.url.split('?')[0]!)));
         const schema = { tags: ['legacy'], summary: SUMMARY[output], response: legacyResponses(output) };
         const run = handler(output);
         typed.post('/create', { schema: { ...schema, body: LegacyParams }, bodyLimit: BODY_BYTES.json, config: LEGACY_CONFIG }, (request, reply) =>
