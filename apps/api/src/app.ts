@@ -12,6 +12,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { corsPlugin } from './plugins/cors.ts';
 import { undeclaredMethods } from './plugins/methods.ts';
 import { interfaceDocs } from './openapi/document.ts';
+import { ajvPlugin } from './openapi/documented.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import type { RateLimiter } from './rate-limits/limiter.ts';
 import { convertRoutes, type ConvertRouteOptions } from './routes/convert.ts';
@@ -57,7 +58,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const apiError = toApiError(error as FastifyError, request as FastifyRequest);
       void (reply as FastifyReply).header('x-request-id', request.id).code(apiError.status).send({ status: 'failed', error: apiError.body() });
     },
-    ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: true } },
+    ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: true }, plugins: [ajvPlugin] },
   }).withTypeProvider();
 
   // Every answer carries the request id, errors included: set first thing, and again on the way out for answers

@@ -9,7 +9,7 @@ import { convertNow } from '../jobs/convert-now.ts';
 import type { ConvertRouteOptions } from './convert.ts';
 import { BODY_BYTES } from '../body-limits.ts';
 import { legacyFailure, legacyNoRoute } from './legacy-errors.ts';
-import { LEGACY_OUTPUTS, LegacyParams, legacyRequest, type LegacyOutput, type OutputType } from './legacy-params.ts';
+import { LEGACY_OUTPUTS, LEGACY_RULES_TEXT, LegacyParams, legacyRequest, type LegacyOutput, type OutputType } from './legacy-params.ts';
 import { legacyResponses } from '../schemas/responses.ts';
 
 /**
@@ -64,7 +64,7 @@ export async function legacyRoutes(app: FastifyInstance, options: ConvertRouteOp
         const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
         // Any other path or method under the endpoint's prefix is a legacy 404 too.
         scope.setNotFoundHandler((request, reply) => reply.code(404).send(legacyNoRoute(request.method, request.url.split('?')[0]!)));
-        const schema = { tags: ['legacy'], summary: SUMMARY[output], response: legacyResponses(output) };
+        const schema = { tags: ['legacy'], summary: SUMMARY[output], description: LEGACY_RULES_TEXT, response: legacyResponses(output) };
         const run = handler(output);
         typed.post('/create', { schema: { ...schema, body: LegacyParams }, bodyLimit: BODY_BYTES.json, config: LEGACY_CONFIG }, (request, reply) =>
           run(request, reply, request.body),
