@@ -356,3 +356,47 @@ for (const svc of local) ensureService(svc);
 installChromium();
 ensureDompurifyVectors();
 say(`ok (${Date.now() - t0} ms)`);
+
+// ---------------------------------------------------------------------------------------------------------------
+// schemathesis, for tests/openapi-fuzz.e2e.test.ts
+
+/**
+ * The OpenAPI fuzzer the suite runs against a test stack: schemathesis from PyPI, pinned, in a virtual environment of
+ * its own under the cache (<cache>/schemathesis-<version>), made once with `python3 -m venv` beside it and renamed
+ * into place when complete, so a second run costs one stat and an interrupted or concurrent install never leaves a
+ * half-made one there. The test runs it as `<venv>/bin/python -m schemathesis.cli` (a venv's python finds its
+ * packages wherever the folder is; its scripts' shebangs would still name the temporary folder).
+ * The version must match tests/openapi-fuzz.e2e.test.ts's.
+ */
+const SCHEMATHESIS_VERSION = '4.32.5';
+
+function ensureSchemathesis() {
+  const dir = path.join(cache, `schemathesis-${SCHEMATHESIS_VERSION}`);
+  if (fs.existsSync(path.join(dir, '.complete'))) return;
+  const python = onPath('python3');
+  if (!python) fail('`python3` is not on PATH (needed for the OpenAPI fuzz test): `apt-get install -y python3 python3-venv`');
+  say(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into ${dir}`);
+  const t0 = Date.now();
+  const tmp = `${dir}.tmp-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(cache, { recursive: true });
+  try {
+    run(python, ['-m', 'venv', tmp]);
+    run(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
+    fs.writeFileSync(path.join(tmp, '.complete'), `${SCHEMATHESIS_VERSION}\n`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      fs.renameSync(tmp, dir);
+    } catch (err) {
+      // A concurrent bootstrap got there first.
+      if (!fs.existsSync(path.join(dir, '.complete'))) throw err;
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fail(`installing schemathesis failed: ${err.message} (python3 -m venv may need \`apt-get install -y python3-venv\`)`);
+  }
+  say(`installed schemathesis ${SCHEMATHESIS_VERSION} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+ensureSchemathesis();
