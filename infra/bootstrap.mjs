@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Prepares a machine to run Folio, then runs the command it is given (if any) on the Node Folio supports:
-//   node infra/bootstrap.mjs [command args...]
+//   node infra/bootstrap.mjs [--tests] [command args...]
 // It provides a maintained LTS Node (24) where the host's is older, fetched as the official binary from the npm
 // registry's node-<os>-<arch> package into the cache, and puts it first on PATH for npm ci and the command; then npm
 // dependencies, the Java services' binaries (Kafka, S3Proxy, Apicurio Registry) fetched from Maven Central into the
@@ -441,6 +441,54 @@ function ensureDompurifyVectors() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// schemathesis, for tests/openapi-fuzz.e2e.test.ts
+
+/**
+ * The OpenAPI fuzzer the suite runs against a test stack: schemathesis from PyPI, pinned, in a virtual environment of
+ * its own under the cache (<cache>/schemathesis-<version>), made once with `python3 -m venv` beside it and renamed
+ * into place when complete, so a second run costs one stat and an interrupted or concurrent install never leaves a
+ * half-made one there. The test runs it as `<venv>/bin/python -m schemathesis.cli` (a venv's python finds its
+ * packages wherever the folder is; its scripts' shebangs would still name the temporary folder).
+ * The version must match tests/openapi-fuzz.e2e.test.ts's.
+ */
+const SCHEMATHESIS_VERSION = '4.32.5';
+
+function ensureSchemathesis() {
+  const dir = path.join(cache, `schemathesis-${SCHEMATHESIS_VERSION}`);
+  if (fs.existsSync(path.join(dir, '.complete'))) return;
+  const python = onPath('python3');
+  if (!python) fail('`python3` is not on PATH (needed for the OpenAPI fuzz test): `apt-get install -y python3 python3-venv`');
+  say(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into ${dir}`);
+  const t0 = Date.now();
+  const tmp = `${dir}.tmp-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(cache, { recursive: true });
+  try {
+    run(python, ['-m', 'venv', tmp]);
+    run(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
+    fs.writeFileSync(path.join(tmp, '.complete'), `${SCHEMATHESIS_VERSION}\n`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      fs.renameSync(tmp, dir);
+    } catch (err) {
+      // A concurrent bootstrap got there first.
+      if (!fs.existsSync(path.join(dir, '.complete'))) throw err;
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fail(`installing schemathesis failed: ${err.message} (python3 -m venv may need \`apt-get install -y python3-venv\`)`);
+  }
+  say(`installed schemathesis ${SCHEMATHESIS_VERSION} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+// `--tests` before the command: also what only the test suite needs (the OpenAPI fuzzer).
+const args = process.argv.slice(2);
+const forTests = args[0] === '--tests';
+if (forTests) args.shift();
+if (args[0] === '--') args.shift();
 
 const t0 = Date.now();
 const node = ensureNode();
@@ -451,7 +499,6 @@ if (local.length) requireJava();
 for (const svc of local) ensureService(svc);
 installChromium();
 ensureDompurifyVectors();
+if (forTests) ensureSchemathesis();
 say(`ok (${Date.now() - t0} ms, Node ${spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()})`);
-const command = process.argv.slice(2);
-if (command[0] === '--') command.shift();
-if (command.length) runCommand(node, command);
+if (args.length) runCommand(node, args);

@@ -94,6 +94,29 @@ describe('the OpenAPI document and the reference', () => {
     expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/v2/') || p === '/v2/openapi.json')).toEqual([]);
   });
 
+  it('answers a method a documented path does not declare with 405 and Allow, before asking for a key', async () => {
+    for (const [path, ops] of Object.entries(doc.paths) as Array<[string, object]>) {
+      const concrete = path.replace('{id}', '00000000-0000-4000-8000-000000000000');
+      const declared = Object.keys(ops).map((m) => m.toUpperCase());
+      for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'POST', 'GET'].filter((m) => !declared.includes(m))) {
+        const answer = await stack.request(method, concrete);
+        const where = `${method} ${path}`;
+        const allowed = answer.headers.get('allow')!.split(', ');
+        // HEAD is fastify's twin of a GET (answered without a body); the document lists the GET.
+        expect(allowed.filter((m) => m !== 'HEAD'), where).toEqual(declared.sort());
+        if (path.endsWith('/create')) {
+          // The legacy endpoints keep their own statuses (200, 400, 401, 404, 429): a legacy 404 with Allow.
+          expect(answer.status, where).toBe(404);
+          expect(answer.body, where).toMatchObject({ status: 'failed', type: 'catch-all' });
+          continue;
+        }
+        expect(answer.status, where).toBe(405);
+        expect(answer.headers.get('x-request-id'), where).toBeTruthy();
+        expect(answer.body, where).toMatchObject({ status: 'failed', error: { code: 'invalid_parameters', retryable: false, errors: [{ parameter: 'method' }] } });
+      }
+    }
+  });
+
   it('names every parameter, in every encoding', () => {
     for (const id of ['POST /v2/convert', 'GET /v2/convert']) expect(Object.keys(parametersOf(id))).toEqual(expect.arrayContaining(CONVERT_PARAMETERS));
     for (const kind of LEGACY) {

@@ -4,13 +4,15 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@folio/logging';
 import type { Db } from '@folio/db';
 import type { LocalDiskStore } from '@folio/storage';
-import { ApiError, type ParameterProblem } from './errors.ts';
+import { ApiError, toApiError } from './errors.ts';
 import { BODY_BYTES, BODY_PARAMETERS, formBodyParser, limitMultipartBody } from './body-limits.ts';
 import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
 import { answerMalformedRequest } from './malformed-request.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { corsPlugin } from './plugins/cors.ts';
+import { undeclaredMethods } from './plugins/methods.ts';
 import { interfaceDocs } from './openapi/document.ts';
+import { ajvPlugin } from './openapi/documented.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import type { RateLimiter } from './rate-limits/limiter.ts';
 import { convertRoutes, type ConvertRouteOptions } from './routes/convert.ts';
@@ -56,7 +58,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const apiError = toApiError(error as FastifyError, request as FastifyRequest);
       void (reply as FastifyReply).header('x-request-id', request.id).code(apiError.status).send({ status: 'failed', error: apiError.body() });
     },
-    ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: true } },
+    ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: true }, plugins: [ajvPlugin] },
   }).withTypeProvider();
 
   // Every answer carries the request id, errors included: set first thing, and again on the way out for answers
@@ -67,6 +69,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
   });
+  // Before any other hook and any route: a declared path asked with an undeclared method is 405 with Allow.
+  undeclaredMethods(app);
 
   // Forms are decoded as they stream (body-limits.ts), so only their decoded bytes are ever held.
   app.addContentTypeParser('application/x-www-form-urlencoded', formBodyParser);
@@ -88,15 +92,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (apiError.code === 'render_failed' && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
     return reply.code(apiError.status).send({ status: 'failed', error: apiError.body() });
   });
-  app.setNotFoundHandler((request, reply) => {
+  // A declared path asked with another method never gets here: undeclaredMethods answers it 405.
+  app.setNotFoundHandler((request) => {
     const path = request.url.split('?')[0]!;
-    // An interface endpoint asked with another method is a request the table has an answer for: invalid_parameters.
-    const allowed = path === '/v2/convert' ? ['GET', 'POST'] : /^\/v2\/jobs\/[^/]*$/.test(path) ? ['GET'] : null;
-    if (allowed && !allowed.includes(request.method)) {
-      reply.header('allow', allowed.join(', '));
-      throw ApiError.invalid('method', `${request.method} is not accepted here; use ${allowed.join(' or ')}`);
-    }
-    if (allowed) throw new ApiError('job_not_found', 'no job with that id under this key');
+    if (/^\/v2\/jobs\/[^/]*$/.test(path)) throw new ApiError('job_not_found', 'no job with that id under this key');
     throw new ApiError('invalid_parameters', `no route ${request.method} ${path}`, { status: 404 });
   });
 
@@ -113,36 +112,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(jobsPageRoutes);
   if (options.localFiles) await app.register(fileRoutes, { store: options.localFiles });
   return app;
-}
-
-/** Every failure becomes an ApiError: validation errors name their parameters; anything unexpected is render_failed. */
-export function toApiError(error: FastifyError | ApiError, request?: FastifyRequest): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    // The interface answers 400, not 415, and says which type it was.
-    const type = JSON.stringify(request?.headers['content-type'] ?? '');
-    return ApiError.invalid('content-type', `a body of type ${type} is not accepted; send application/json, application/x-www-form-urlencoded or multipart/form-data`);
-  }
-  if (error.validation) {
-    const problems: ParameterProblem[] = error.validation.map((v) => ({
-      parameter:
-        (v.params as { missingProperty?: string }).missingProperty ??
-        (v.instancePath.replace(/^\//, '').split('/')[0] || error.validationContext || 'body'),
-      message: v.message ?? 'invalid',
-    }));
-    const status = error.validationContext === 'params' ? 422 : 400;
-    return ApiError.invalidAll(problems, status);
-  }
-  if (error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FIELDS_LIMIT' || error.code === 'FST_FILES_LIMIT') {
-    return ApiError.invalid('body', `too many parts: send each parameter once, as a text field (${error.message})`);
-  }
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
-    return new ApiError('html_too_large', 'the request body is too large (html is limited to 50,000,000 characters)');
-  }
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return new ApiError('invalid_parameters', error.message, { status: 400 });
-  }
-  return new ApiError('render_failed', 'the service failed to handle this request; it is safe to retry');
 }
 
 /** What a request line shows in the logs: never the api_key query parameter, never a header. */

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from './errors.ts';
+import { HTML_LIMIT_TEXT, LIMITS } from './jobs/convert-request.ts';
 
-/** The interface's largest parameter: html of 50,000,000 characters (UTF-16 code units, as JavaScript counts). */
-const HTML_CHARS = 50_000_000;
+/** The interface's largest parameter: html (UTF-16 code units, as JavaScript counts). */
+const HTML_CHARS = LIMITS.htmlChars;
 /** Room for every other parameter, the JSON or multipart framing around them, and markdown's 1,000,000 characters. */
 const SLACK = 1024 * 1024;
 
@@ -32,7 +33,7 @@ export const BODY_BYTES = {
 export const BODY_PARAMETERS = 64;
 
 function tooLarge(): ApiError {
-  return new ApiError('html_too_large', 'the request body is too large (html is limited to 50,000,000 characters)');
+  return new ApiError('html_too_large', `the request body is too large (html is limited to ${HTML_LIMIT_TEXT})`);
 }
 
 /**

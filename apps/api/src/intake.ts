@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { wellFormedValue } from '@folio/events';
 import { ApiError } from './errors.ts';
 import { BODY_BYTES, UrlEncodedDecoder } from './body-limits.ts';
+import { HTML_LIMIT_TEXT } from './jobs/convert-request.ts';
 
 /**
  * What every parameter goes through at the door, whatever the encoding (JSON, urlencoded form, multipart, query
@@ -39,7 +40,7 @@ function refuseCutFields(body: unknown): void {
   if (body === null || typeof body !== 'object') return;
   for (const [name, value] of Object.entries(body)) {
     if (typeof value === 'string' && Buffer.byteLength(value) >= BODY_BYTES.multipart) {
-      throw new ApiError('html_too_large', `${name} is over the size limit of a request (html is limited to 50,000,000 characters)`);
+      throw new ApiError('html_too_large', `${name} is over the size limit of a request (html is limited to ${HTML_LIMIT_TEXT})`);
     }
   }
 }

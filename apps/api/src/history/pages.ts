@@ -11,7 +11,14 @@ export const PAGE_LIMIT = { default: 20, max: 100 };
 
 export const PageParams = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default, description: 'items a page (default 20, at most 100)' })),
-  cursor: Type.Optional(Type.String({ maxLength: 512, description: 'next_cursor of the page before; leave out for the first page' })),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 512,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description:
+        'next_cursor of the page before, as this listing gave it out (an opaque token); leave out for the first page. Any other token is refused with 400 invalid_parameters naming cursor',
+    }),
+  ),
 };
 
 /** A page's rows: one more than the limit is read, to know whether a page follows. */

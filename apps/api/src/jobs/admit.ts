@@ -1,6 +1,6 @@
 import type { NetworkPolicy } from '@folio/network-policy';
 import { ApiError, type ParameterProblem } from '../errors.ts';
-import { LIMITS, type ConvertRequest } from '../routes/convert-params.ts';
+import { LIMITS, type ConvertRequest } from './convert-request.ts';
 
 /** What the engine and the interface's limits refuse before any job exists. */
 export async function admitRequest(request: ConvertRequest, network: NetworkPolicy): Promise<void> {

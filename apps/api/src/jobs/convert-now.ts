@@ -3,7 +3,7 @@ import { loadJob } from '@folio/job-view';
 import type { ApiKey } from '@folio/keys';
 import type { JobRow } from '@folio/projections';
 import { ApiError } from '../errors.ts';
-import type { ConvertRequest } from '../routes/convert-params.ts';
+import type { ConvertRequest } from './convert-request.ts';
 import { queueJob, type SubmitContext } from './submit.ts';
 import type { JobWatch } from './watch.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '@folio/db';
 import { ApiError } from '../errors.ts';
-import type { ConvertRequest } from '../routes/convert-params.ts';
+import type { ConvertRequest } from './convert-request.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 

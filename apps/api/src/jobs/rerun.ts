@@ -1,7 +1,7 @@
 import type { Sql } from '@folio/db';
 import type { JobQueued } from '@folio/events';
 import { redeem, type BlobStore } from '@folio/storage';
-import type { ConvertRequest } from '../routes/convert-params.ts';
+import type { ConvertRequest } from './convert-request.ts';
 
 /**
  * The request a rerun repeats: the original's JobQueued as the log recorded it (its projection in `job_history`), with

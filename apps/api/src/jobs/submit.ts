@@ -5,7 +5,7 @@ import { claimCheck, type BlobStore } from '@folio/storage';
 import type { ApiKey } from '@folio/keys';
 import { releaseReservation, reserveDocument, type Reservation } from '@folio/metering';
 import { ApiError } from '../errors.ts';
-import type { ConvertRequest } from '../routes/convert-params.ts';
+import type { ConvertRequest } from './convert-request.ts';
 
 export interface SubmitContext {
   sql: Sql;

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import { IDEMPOTENCY_HEADER, SANE_KEY } from '../jobs/idempotency.ts';
+import { withDocumented } from './documented.ts';
 import { SHARED_SCHEMAS } from '../schemas/bodies.ts';
 import { HISTORY_SCHEMAS } from '../schemas/history.ts';
 import { jobFinishedCallback } from '../schemas/responses.ts';
@@ -28,7 +29,9 @@ const IdempotencyKeyHeader = Type.Object({
   [IDEMPOTENCY_HEADER]: Type.Optional(
     Type.String({
       pattern: SANE_KEY.source,
-      description: 'a retry with the same key and parameters within 24 hours gets the first request’s job, converted and counted once',
+      description:
+        'a retry with the same key and parameters within 24 hours gets the first request’s job, converted and counted once; ' +
+        'the same key with other parameters within 24 hours is refused with 422 invalid_parameters naming Idempotency-Key',
     }),
   ),
 });
@@ -71,7 +74,8 @@ export async function interfaceDocs(app: FastifyInstance, options: { publicUrl: 
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transform: ({ schema, url, route }) => {
       if (!isInterfaceRoute(url, route)) return { schema: { ...schema, hide: true } as never, url };
-      const documented: Record<string, unknown> = { ...schema, security: schema?.security ?? SECURITY };
+      // The rules the routes check themselves join the schemas they validate with (documented.ts).
+      const documented: Record<string, unknown> = { ...withDocumented(schema), security: schema?.security ?? SECURITY };
       if (schema?.body) documented.consumes = BODY_ENCODINGS;
       if (route.method === 'POST' && url === '/v2/convert') documented.headers = IdempotencyKeyHeader;
       return { schema: documented as never, url };

@@ -12,7 +12,7 @@ import { claimIdempotencyKey, releaseIdempotencyKey } from '../jobs/idempotency.
 import { queueJob, type SubmitContext } from '../jobs/submit.ts';
 import { admitRequest } from '../jobs/admit.ts';
 import { replyQueued } from '../jobs/accepted.ts';
-import { ConvertParams, ConvertQuery, interpret } from './convert-params.ts';
+import { CONVERT_RULES_TEXT, ConvertParams, ConvertQuery, interpret } from './convert-params.ts';
 import { BODY_BYTES } from '../body-limits.ts';
 import { convertResponses } from '../schemas/responses.ts';
 
@@ -67,7 +67,7 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
     return reply.code(statusOf(error.code)).send({ status: 'failed', error });
   };
 
-  const schema = { tags: ['convert'], summary: 'Convert one input to one output', response: convertResponses };
+  const schema = { tags: ['convert'], summary: 'Convert one input to one output', description: CONVERT_RULES_TEXT, response: convertResponses };
   typed.post('/v2/convert', { schema: { ...schema, body: ConvertParams }, bodyLimit: BODY_BYTES.json, config: { rateLimit: 'convert' } }, (request, reply) =>
     handler(request, reply, request.body),
   );

@@ -58,3 +58,8 @@ export function legacyFailure(error: Pick<ApiError, 'code' | 'message'>): { stat
   const { status, type, lead } = LEGACY_ERRORS[error.code];
   return { status, body: { status: 'failed', message: lead ? `${lead}: ${error.message}` : error.message, type } };
 }
+
+/** A path or method under a legacy endpoint's prefix that is not one of its routes: the legacy 404. */
+export function legacyNoRoute(method: string, path: string): LegacyFailure {
+  return { status: 'failed', message: `no route ${method} ${path}`, type: 'catch-all' };
+}

@@ -1,7 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError, type ParameterProblem } from '../errors.ts';
 import { API_KEY_QUERY } from '../plugins/auth.ts';
-import { LIMITS, type ConvertRequest } from './convert-params.ts';
+import { HTML_LIMIT_TEXT, LIMITS, type ConvertRequest } from '../jobs/convert-request.ts';
+import { documented } from '../openapi/documented.ts';
+import { PAGE_SIZE_PATTERN } from './convert-params.ts';
 
 /** The three legacy endpoints and the output each makes: a pdf, a printable HTML page, a plain text file. */
 export const LEGACY_OUTPUTS = ['pdf', 'html', 'text'] as const;
@@ -23,22 +25,38 @@ const uri = (description: string) => Type.String({ format: 'uri', maxLength: 819
  */
 export const LegacyParams = Type.Object(
   {
-    page_url: Type.Optional(uri('page to convert; with html, the address the html came from (shown under the title, resolves relative links)')),
-    html: Type.Optional(Type.String({ description: 'used as sent (scripts and unsafe content removed); wins over page_url' })),
+    page_url: Type.Optional(uri('page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links)')),
+    // Over the limit is a large-page refusal from admitRequest, not a validation error: stated, not validated.
+    html: Type.Optional(
+      documented(Type.String({ description: `used as sent (scripts and unsafe content removed); wins over page_url; up to ${HTML_LIMIT_TEXT} and 2 MB of markup` }), {
+        maxLength: LIMITS.htmlChars,
+      }),
+    ),
     output_type: Type.Optional(
       Type.Union(OUTPUT_TYPES.map((t) => Type.Literal(t)), { description: 'when set, the file itself is returned instead of JSON' }),
     ),
     css_url: Type.Optional(uri('stylesheet applied after the service’s own')),
     header_image_url: Type.Optional(uri('image above the title')),
     header_text: Type.Optional(Type.String({ maxLength: LIMITS.headerTextChars, description: 'line of text above the title' })),
-    page_size: Type.Optional(Type.String({ description: 'Letter (default) or A4, case-insensitive; for pdf' })),
+    page_size: Type.Optional(Type.String({ pattern: PAGE_SIZE_PATTERN, description: 'Letter (default) or A4, case-insensitive; for pdf' })),
     title: Type.Optional(Type.String({ maxLength: LIMITS.titleChars, description: 'title for html input' })),
     lang: Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9-]+$', description: 'language of the content' })),
     dir: Type.Optional(Type.Union([Type.Literal('ltr'), Type.Literal('rtl')])),
     ...API_KEY_QUERY,
   },
-  { additionalProperties: true },
+  documented(
+    { additionalProperties: true },
+    {
+      // Interface, legacy rules 1 and 4: page_url or html (or both), and none of /v2/convert's own parameters.
+      allOf: [{ anyOf: [{ required: ['page_url'] }, { required: ['html'] }] }, { not: { anyOf: REFUSED_PARAMETERS.map((name) => ({ required: [name] })) } }],
+    },
+  ),
 );
+
+/** The legacy rules in words, for the GET variants (a query string's parameters cannot be joined by a schema). */
+export const LEGACY_RULES_TEXT =
+  `page_url or html must be sent (html wins when both are; page_url then becomes its source). ${REFUSED_PARAMETERS.join(', ')} are not accepted. ` +
+  'A request that breaks one of these is refused with 400 parameters-validation.';
 export type LegacyParams = Static<typeof LegacyParams>;
 
 /**

@@ -3,14 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { jobError, type ErrorCode } from '@folio/events';
 import type { JobRow } from '@folio/projections';
 import { redeem, type BlobStore } from '@folio/storage';
-import { toApiError } from '../app.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, toApiError } from '../errors.ts';
 import { admitRequest } from '../jobs/admit.ts';
 import { convertNow } from '../jobs/convert-now.ts';
 import type { ConvertRouteOptions } from './convert.ts';
 import { BODY_BYTES } from '../body-limits.ts';
-import { legacyFailure } from './legacy-errors.ts';
-import { LEGACY_OUTPUTS, LegacyParams, legacyRequest, type LegacyOutput, type OutputType } from './legacy-params.ts';
+import { legacyFailure, legacyNoRoute } from './legacy-errors.ts';
+import { LEGACY_OUTPUTS, LEGACY_RULES_TEXT, LegacyParams, legacyRequest, type LegacyOutput, type OutputType } from './legacy-params.ts';
 import { legacyResponses } from '../schemas/responses.ts';
 
 /**
@@ -64,10 +63,8 @@ export async function legacyRoutes(app: FastifyInstance, options: ConvertRouteOp
       async (scope) => {
         const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
         // Any other path or method under the endpoint's prefix is a legacy 404 too.
-        scope.setNotFoundHandler((request, reply) =>
-          reply.code(404).send({ status: 'failed', message: `no route ${request.method} ${request.url.split('?')[0]}`, type: 'catch-all' }),
-        );
-        const schema = { tags: ['legacy'], summary: SUMMARY[output], response: legacyResponses(output) };
+        scope.setNotFoundHandler((request, reply) => reply.code(404).send(legacyNoRoute(request.method, request.url.split('?')[0]!)));
+        const schema = { tags: ['legacy'], summary: SUMMARY[output], description: LEGACY_RULES_TEXT, response: legacyResponses(output) };
         const run = handler(output);
         typed.post('/create', { schema: { ...schema, body: LegacyParams }, bodyLimit: BODY_BYTES.json, config: LEGACY_CONFIG }, (request, reply) =>
           run(request, reply, request.body),

@@ -41,7 +41,10 @@ export const convertResponses = {
   401: failure('api_key_required, invalid_api_key, subscription_inactive or limit_exceeded'),
   402: failure('quota_exceeded: the free plan has no documents left this month (upgrade_url says where to upgrade)'),
   413: failure('html_too_large: the body or its html is over the limit'),
-  422: failure('the conversion failed: fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked or html_too_large'),
+  422: failure(
+    'the conversion failed: fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked or html_too_large; ' +
+      'or invalid_parameters naming Idempotency-Key, sent before within 24 hours with other parameters',
+  ),
   429: failure('rate_limited: too many requests that start work; wait Retry-After seconds', 'Retry-After'),
 };
 

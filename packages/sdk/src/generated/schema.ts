@@ -11,15 +11,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Convert one input to one output */
+        /**
+         * Convert one input to one output
+         * @description Exactly one of url (or its deprecated alias page_url), html or markdown; css_url or its deprecated alias custom_css_url, not both; source_url only with html; webhook_url only with async true or mode async; async and mode, when both are sent, agree. A request that breaks one of these is refused with 400 invalid_parameters naming the parameter. Addresses the service fetches (url, css_url, header_image_url) must be http or https and not lead to a private or internal network (400); webhook_url must be https on a public host that resolves (400).
+         */
         get: {
             parameters: {
                 query?: {
-                    /** @description page to fetch; the article is kept */
+                    /** @description page to fetch (http or https); the article is kept */
                     url?: string;
                     /** @description deprecated alias of url */
                     page_url?: string;
-                    /** @description treated as the article body; scripts and unsafe content removed */
+                    /** @description treated as the article body; scripts and unsafe content removed; up to 2 MB of markup (embedded data: images do not count toward that) and 50,000,000 characters in all, else html_too_large */
                     html?: string;
                     /** @description GitHub-flavoured Markdown */
                     markdown?: string;
@@ -41,7 +44,7 @@ export interface paths {
                     include_links?: boolean;
                     async?: boolean;
                     mode?: "sync" | "async";
-                    /** @description only with async; https, public host only */
+                    /** @description only with async; https, on a public host: an address that is private, internal or does not resolve is refused with 400 */
                     webhook_url?: string;
                 };
                 header?: never;
@@ -118,7 +121,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
-                /** @description the conversion failed: fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked or html_too_large */
+                /** @description the conversion failed: fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked or html_too_large; or invalid_parameters naming Idempotency-Key, sent before within 24 hours with other parameters */
                 422: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
@@ -145,12 +148,15 @@ export interface paths {
             };
         };
         put?: never;
-        /** Convert one input to one output */
+        /**
+         * Convert one input to one output
+         * @description Exactly one of url (or its deprecated alias page_url), html or markdown; css_url or its deprecated alias custom_css_url, not both; source_url only with html; webhook_url only with async true or mode async; async and mode, when both are sent, agree. A request that breaks one of these is refused with 400 invalid_parameters naming the parameter. Addresses the service fetches (url, css_url, header_image_url) must be http or https and not lead to a private or internal network (400); webhook_url must be https on a public host that resolves (400).
+         */
         post: {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description a retry with the same key and parameters within 24 hours gets the first request’s job, converted and counted once */
+                    /** @description a retry with the same key and parameters within 24 hours gets the first request’s job, converted and counted once; the same key with other parameters within 24 hours is refused with 422 invalid_parameters naming Idempotency-Key */
                     "Idempotency-Key"?: string;
                 };
                 path?: never;
@@ -158,10 +164,10 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         /**
                          * Format: uri
-                         * @description page to fetch; the article is kept
+                         * @description page to fetch (http or https); the article is kept
                          */
                         url?: string;
                         /**
@@ -169,7 +175,7 @@ export interface paths {
                          * @description deprecated alias of url
                          */
                         page_url?: string;
-                        /** @description treated as the article body; scripts and unsafe content removed */
+                        /** @description treated as the article body; scripts and unsafe content removed; up to 2 MB of markup (embedded data: images do not count toward that) and 50,000,000 characters in all, else html_too_large */
                         html?: string;
                         /** @description GitHub-flavoured Markdown */
                         markdown?: string;
@@ -207,16 +213,16 @@ export interface paths {
                         mode?: "sync" | "async";
                         /**
                          * Format: uri
-                         * @description only with async; https, public host only
+                         * @description only with async; https, on a public host: an address that is private, internal or does not resolve is refused with 400
                          */
                         webhook_url?: string;
                     } & {
                         [key: string]: unknown;
-                    };
-                    "application/x-www-form-urlencoded": {
+                    }) & ((unknown | unknown | unknown | unknown) & unknown & unknown & unknown & unknown & unknown);
+                    "application/x-www-form-urlencoded": ({
                         /**
                          * Format: uri
-                         * @description page to fetch; the article is kept
+                         * @description page to fetch (http or https); the article is kept
                          */
                         url?: string;
                         /**
@@ -224,7 +230,7 @@ export interface paths {
                          * @description deprecated alias of url
                          */
                         page_url?: string;
-                        /** @description treated as the article body; scripts and unsafe content removed */
+                        /** @description treated as the article body; scripts and unsafe content removed; up to 2 MB of markup (embedded data: images do not count toward that) and 50,000,000 characters in all, else html_too_large */
                         html?: string;
                         /** @description GitHub-flavoured Markdown */
                         markdown?: string;
@@ -262,16 +268,16 @@ export interface paths {
                         mode?: "sync" | "async";
                         /**
                          * Format: uri
-                         * @description only with async; https, public host only
+                         * @description only with async; https, on a public host: an address that is private, internal or does not resolve is refused with 400
                          */
                         webhook_url?: string;
                     } & {
                         [key: string]: unknown;
-                    };
-                    "multipart/form-data": {
+                    }) & ((unknown | unknown | unknown | unknown) & unknown & unknown & unknown & unknown & unknown);
+                    "multipart/form-data": ({
                         /**
                          * Format: uri
-                         * @description page to fetch; the article is kept
+                         * @description page to fetch (http or https); the article is kept
                          */
                         url?: string;
                         /**
@@ -279,7 +285,7 @@ export interface paths {
                          * @description deprecated alias of url
                          */
                         page_url?: string;
-                        /** @description treated as the article body; scripts and unsafe content removed */
+                        /** @description treated as the article body; scripts and unsafe content removed; up to 2 MB of markup (embedded data: images do not count toward that) and 50,000,000 characters in all, else html_too_large */
                         html?: string;
                         /** @description GitHub-flavoured Markdown */
                         markdown?: string;
@@ -317,12 +323,12 @@ export interface paths {
                         mode?: "sync" | "async";
                         /**
                          * Format: uri
-                         * @description only with async; https, public host only
+                         * @description only with async; https, on a public host: an address that is private, internal or does not resolve is refused with 400
                          */
                         webhook_url?: string;
                     } & {
                         [key: string]: unknown;
-                    };
+                    }) & ((unknown | unknown | unknown | unknown) & unknown & unknown & unknown & unknown & unknown);
                 };
             };
             responses: {
@@ -394,7 +400,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
-                /** @description the conversion failed: fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked or html_too_large */
+                /** @description the conversion failed: fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked or html_too_large; or invalid_parameters naming Idempotency-Key, sent before within 24 hours with other parameters */
                 422: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
@@ -433,13 +439,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Legacy: a page or html as a pdf */
+        /**
+         * Legacy: a page or html as a pdf
+         * @description page_url or html must be sent (html wins when both are; page_url then becomes its source). async, mode, webhook_url, output, markdown are not accepted. A request that breaks one of these is refused with 400 parameters-validation.
+         */
         get: {
             parameters: {
                 query?: {
-                    /** @description page to convert; with html, the address the html came from (shown under the title, resolves relative links) */
+                    /** @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links) */
                     page_url?: string;
-                    /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                    /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                     html?: string;
                     /** @description when set, the file itself is returned instead of JSON */
                     output_type?: "attachment" | "download" | "inline";
@@ -538,7 +547,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Legacy: a page or html as a pdf */
+        /**
+         * Legacy: a page or html as a pdf
+         * @description page_url or html must be sent (html wins when both are; page_url then becomes its source). async, mode, webhook_url, output, markdown are not accepted. A request that breaks one of these is refused with 400 parameters-validation.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -548,13 +560,13 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         /**
                          * Format: uri
-                         * @description page to convert; with html, the address the html came from (shown under the title, resolves relative links)
+                         * @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links)
                          */
                         page_url?: string;
-                        /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                        /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                         html?: string;
                         /** @description when set, the file itself is returned instead of JSON */
                         output_type?: "attachment" | "download" | "inline";
@@ -581,14 +593,14 @@ export interface paths {
                         api_key?: string;
                     } & {
                         [key: string]: unknown;
-                    };
-                    "application/x-www-form-urlencoded": {
+                    }) & ((unknown | unknown) & unknown);
+                    "application/x-www-form-urlencoded": ({
                         /**
                          * Format: uri
-                         * @description page to convert; with html, the address the html came from (shown under the title, resolves relative links)
+                         * @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links)
                          */
                         page_url?: string;
-                        /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                        /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                         html?: string;
                         /** @description when set, the file itself is returned instead of JSON */
                         output_type?: "attachment" | "download" | "inline";
@@ -615,14 +627,14 @@ export interface paths {
                         api_key?: string;
                     } & {
                         [key: string]: unknown;
-                    };
-                    "multipart/form-data": {
+                    }) & ((unknown | unknown) & unknown);
+                    "multipart/form-data": ({
                         /**
                          * Format: uri
-                         * @description page to convert; with html, the address the html came from (shown under the title, resolves relative links)
+                         * @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links)
                          */
                         page_url?: string;
-                        /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                        /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                         html?: string;
                         /** @description when set, the file itself is returned instead of JSON */
                         output_type?: "attachment" | "download" | "inline";
@@ -649,7 +661,7 @@ export interface paths {
                         api_key?: string;
                     } & {
                         [key: string]: unknown;
-                    };
+                    }) & ((unknown | unknown) & unknown);
                 };
             };
             responses: {
@@ -740,13 +752,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Legacy: a page or html as a printable HTML page */
+        /**
+         * Legacy: a page or html as a printable HTML page
+         * @description page_url or html must be sent (html wins when both are; page_url then becomes its source). async, mode, webhook_url, output, markdown are not accepted. A request that breaks one of these is refused with 400 parameters-validation.
+         */
         get: {
             parameters: {
                 query?: {
-                    /** @description page to convert; with html, the address the html came from (shown under the title, resolves relative links) */
+                    /** @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links) */
                     page_url?: string;
-                    /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                    /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                     html?: string;
                     /** @description when set, the file itself is returned instead of JSON */
                     output_type?: "attachment" | "download" | "inline";
@@ -845,7 +860,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Legacy: a page or html as a printable HTML page */
+        /**
+         * Legacy: a page or html as a printable HTML page
+         * @description page_url or html must be sent (html wins when both are; page_url then becomes its source). async, mode, webhook_url, output, markdown are not accepted. A request that breaks one of these is refused with 400 parameters-validation.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -855,13 +873,13 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         /**
                          * Format: uri
-                         * @description page to convert; with html, the address the html came from (shown under the title, resolves relative links)
+                         * @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links)
                          */
                         page_url?: string;
-                        /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                        /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                         html?: string;
                         /** @description when set, the file itself is returned instead of JSON */
                         output_type?: "attachment" | "download" | "inline";
@@ -888,14 +906,14 @@ export interface paths {
                         api_key?: string;
                     } & {
                         [key: string]: unknown;
-                    };
-                    "application/x-www-form-urlencoded": {
+                    }) & ((unknown | unknown) & unknown);
+                    "application/x-www-form-urlencoded": ({
                         /**
                          * Format: uri
-                         * @description page to convert; with html, the address the html came from (shown under the title, resolves relative links)
+                         * @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links)
                          */
                         page_url?: string;
-                        /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                        /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                         html?: string;
                         /** @description when set, the file itself is returned instead of JSON */
                         output_type?: "attachment" | "download" | "inline";
@@ -922,14 +940,14 @@ export interface paths {
                         api_key?: string;
                     } & {
                         [key: string]: unknown;
-                    };
-                    "multipart/form-data": {
+                    }) & ((unknown | unknown) & unknown);
+                    "multipart/form-data": ({
                         /**
                          * Format: uri
-                         * @description page to convert; with html, the address the html came from (shown under the title, resolves relative links)
+                         * @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links)
                          */
                         page_url?: string;
-                        /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                        /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                         html?: string;
                         /** @description when set, the file itself is returned instead of JSON */
                         output_type?: "attachment" | "download" | "inline";
@@ -956,7 +974,7 @@ export interface paths {
                         api_key?: string;
                     } & {
                         [key: string]: unknown;
-                    };
+                    }) & ((unknown | unknown) & unknown);
                 };
             };
             responses: {
@@ -1047,13 +1065,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Legacy: a page or html as a plain text file */
+        /**
+         * Legacy: a page or html as a plain text file
+         * @description page_url or html must be sent (html wins when both are; page_url then becomes its source). async, mode, webhook_url, output, markdown are not accepted. A request that breaks one of these is refused with 400 parameters-validation.
+         */
         get: {
             parameters: {
                 query?: {
-                    /** @description page to convert; with html, the address the html came from (shown under the title, resolves relative links) */
+                    /** @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links) */
                     page_url?: string;
-                    /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                    /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                     html?: string;
                     /** @description when set, the file itself is returned instead of JSON */
                     output_type?: "attachment" | "download" | "inline";
@@ -1152,7 +1173,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Legacy: a page or html as a plain text file */
+        /**
+         * Legacy: a page or html as a plain text file
+         * @description page_url or html must be sent (html wins when both are; page_url then becomes its source). async, mode, webhook_url, output, markdown are not accepted. A request that breaks one of these is refused with 400 parameters-validation.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1162,13 +1186,13 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         /**
                          * Format: uri
-                         * @description page to convert; with html, the address the html came from (shown under the title, resolves relative links)
+                         * @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links)
                          */
                         page_url?: string;
-                        /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                        /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                         html?: string;
                         /** @description when set, the file itself is returned instead of JSON */
                         output_type?: "attachment" | "download" | "inline";
@@ -1195,14 +1219,14 @@ export interface paths {
                         api_key?: string;
                     } & {
                         [key: string]: unknown;
-                    };
-                    "application/x-www-form-urlencoded": {
+                    }) & ((unknown | unknown) & unknown);
+                    "application/x-www-form-urlencoded": ({
                         /**
                          * Format: uri
-                         * @description page to convert; with html, the address the html came from (shown under the title, resolves relative links)
+                         * @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links)
                          */
                         page_url?: string;
-                        /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                        /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                         html?: string;
                         /** @description when set, the file itself is returned instead of JSON */
                         output_type?: "attachment" | "download" | "inline";
@@ -1229,14 +1253,14 @@ export interface paths {
                         api_key?: string;
                     } & {
                         [key: string]: unknown;
-                    };
-                    "multipart/form-data": {
+                    }) & ((unknown | unknown) & unknown);
+                    "multipart/form-data": ({
                         /**
                          * Format: uri
-                         * @description page to convert; with html, the address the html came from (shown under the title, resolves relative links)
+                         * @description page to convert (http or https); with html, the address the html came from (shown under the title, resolves relative links)
                          */
                         page_url?: string;
-                        /** @description used as sent (scripts and unsafe content removed); wins over page_url */
+                        /** @description used as sent (scripts and unsafe content removed); wins over page_url; up to 50,000,000 characters and 2 MB of markup */
                         html?: string;
                         /** @description when set, the file itself is returned instead of JSON */
                         output_type?: "attachment" | "download" | "inline";
@@ -1263,7 +1287,7 @@ export interface paths {
                         api_key?: string;
                     } & {
                         [key: string]: unknown;
-                    };
+                    }) & ((unknown | unknown) & unknown);
                 };
             };
             responses: {
@@ -1451,7 +1475,7 @@ export interface paths {
                 query?: {
                     /** @description items a page (default 20, at most 100) */
                     limit?: number;
-                    /** @description next_cursor of the page before; leave out for the first page */
+                    /** @description next_cursor of the page before, as this listing gave it out (an opaque token); leave out for the first page. Any other token is refused with 400 invalid_parameters naming cursor */
                     cursor?: string;
                 };
                 header?: never;
@@ -1562,7 +1586,7 @@ export interface paths {
                     created_before?: string;
                     /** @description items a page (default 20, at most 100) */
                     limit?: number;
-                    /** @description next_cursor of the page before; leave out for the first page */
+                    /** @description next_cursor of the page before, as this listing gave it out (an opaque token); leave out for the first page. Any other token is refused with 400 invalid_parameters naming cursor */
                     cursor?: string;
                 };
                 header?: never;
@@ -1645,7 +1669,7 @@ export interface paths {
                     period?: string;
                     /** @description items a page (default 20, at most 100) */
                     limit?: number;
-                    /** @description next_cursor of the page before; leave out for the first page */
+                    /** @description next_cursor of the page before, as this listing gave it out (an opaque token); leave out for the first page. Any other token is refused with 400 invalid_parameters naming cursor */
                     cursor?: string;
                 };
                 header?: never;
