@@ -79,7 +79,7 @@ describe('every input to every output through POST /v2/convert', () => {
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    stack = await Stack.start({ env: { FOLIO_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
+    stack = Stack.shared('loopback-public');
     key = await stack.createKey('paid');
   });
   afterAll(async () => {

@@ -79,7 +79,7 @@ describe('garbage at every endpoint', () => {
   let key: string;
 
   beforeAll(async () => {
-    stack = await Stack.start({ renderers: 1 });
+    stack = Stack.shared('plain');
     key = await stack.createKey('paid');
   });
   afterAll(() => stack?.stop());
@@ -116,7 +116,11 @@ describe('garbage at every endpoint', () => {
         }
         const answer = JSON.parse(raw.toString());
         if (legacy) {
-          expect([400, 401, 404, 429], where).toContain(response.status);
+          // 405 (with Allow) only for a method the legacy path does not have; otherwise the interface's statuses.
+          if (response.status === 405) {
+            expect(listed, where).toBe(false);
+            expect(response.headers.get('allow'), where).toBe('GET, POST');
+          } else expect([400, 401, 404, 429], where).toContain(response.status);
           expect(answer, where).toEqual({ status: 'failed', message: expect.any(String), type: expect.any(String) });
           expect(LEGACY_TYPES, where).toContain(answer.type);
           return;

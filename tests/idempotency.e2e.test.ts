@@ -7,7 +7,7 @@ describe('idempotent intake', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ renderers: 1 });
+    stack = Stack.shared('plain');
   });
   afterAll(() => stack?.stop());
 

@@ -7,7 +7,7 @@ describe('the parameters of /v2/convert', () => {
   let key: string;
 
   beforeAll(async () => {
-    stack = await Stack.start({ renderers: 1 });
+    stack = Stack.shared('plain');
     key = await stack.createKey('paid');
   });
   afterAll(() => stack?.stop());

@@ -24,7 +24,7 @@ describe('the /jobs page', () => {
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    stack = await Stack.start({ env: { FOLIO_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
+    stack = Stack.shared('loopback-public');
     key = await stack.createKey('paid');
     jobs.text = await start(key, { markdown: '# Listed\n\nA job for the page.', output: 'text' });
     jobs.pdf = await start(key, { markdown: '# Printed', output: 'pdf' });

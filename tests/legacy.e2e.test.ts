@@ -31,8 +31,8 @@ describe('legacy endpoints', () => {
     }));
     // 127.0.0.1 stands in for the public web; a port nobody listens on is a page that cannot be reached.
     closedOrigin = `http://127.0.0.1:${await freePort()}`;
-    // Files on local disk, whatever the environment says, so the API's own /files links serve the html and text.
-    stack = await Stack.start({ env: { FOLIO_ALLOW_PRIVATE_HOSTS: '127.0.0.1', S3_ENDPOINT: '', S3_BUCKET: '' } });
+    // Test stacks keep files on local disk unless a test names S3, so the API's own /files links serve html and text.
+    stack = Stack.shared('loopback-public');
     key = await stack.createKey('paid');
   });
   afterAll(async () => {
@@ -200,7 +200,9 @@ describe('legacy endpoints', () => {
     expectFailure(await call('GET', '/v2/text/create', { query: { html: HTML }, auth: basic('folio_not_a_key') }), 401, 'parameters-validation');
     expectFailure(await call('POST', '/v2/html/create', { json: { html: HTML }, auth: null }), 401, 'parameters-validation', /API key is required/);
     expectFailure(await call('GET', '/v2/pdf/make'), 404, 'catch-all');
-    expectFailure(await call('DELETE', '/v2/pdf/create'), 404, 'catch-all');
+    const refused = await call('DELETE', '/v2/pdf/create');
+    expectFailure(refused, 405, 'catch-all', /DELETE is not accepted here/);
+    expect(refused.headers.get('allow')).toBe('GET, POST');
   });
 
   it('answers a page that cannot be fetched with fetch-error, and a private host with parameters-validation', async () => {

@@ -22,7 +22,7 @@ const CONFIG = path.resolve(import.meta.dirname, 'openapi-fuzz.schemathesis.toml
 
 const SEED = 20_250_601;
 /** Test cases per operation and phase: 15 operations, a few hundred requests each at most. */
-const MAX_EXAMPLES = 40;
+const MAX_EXAMPLES = 25;
 const RUN_TIMEOUT_MS = 300_000;
 
 interface Run {
@@ -59,7 +59,7 @@ describe('the API against its own OpenAPI document, fuzzed', () => {
     if (!existsSync(PYTHON)) throw new Error(`schemathesis ${SCHEMATHESIS_VERSION} is not installed at ${PYTHON}: run node infra/bootstrap.mjs`);
     // 127.0.0.1 stands in for the public web, as in the other e2e tests: the receiver address webhook_url is drawn
     // from, and the stack's own links, which the fuzzer reuses as addresses to fetch (its file_url, status_url).
-    stack = await Stack.start({ env: { FOLIO_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
+    stack = Stack.shared('loopback-public');
     // A paid key: its budgets (times the stack's FOLIO_RATE_LIMIT_SCALE of 100) are far above what the run sends, so
     // no answer is a 429 the run did not ask for, and a paid key has no monthly quota to run out of.
     key = await stack.createKey('paid');
@@ -78,7 +78,10 @@ describe('the API against its own OpenAPI document, fuzzed', () => {
         '--checks', 'all',
         '--seed', String(SEED),
         '--max-examples', String(MAX_EXAMPLES),
-        '--workers', '2',
+        // One worker: with two threads, CPython 3.11.7 (this machine's) can fail inside hypothesis with "AST constructor
+        // recursion depth mismatch" (a thread-safety bug of CPython's ast module, fixed in later releases), which
+        // schemathesis reports as a flaky runtime error of whatever operation it was drawing for.
+        '--workers', '1',
         '--no-color',
         '--report', 'ndjson',
         '--report-ndjson-path', path.join(reports, 'events.ndjson'),

@@ -45,7 +45,7 @@ describe('@folio/sdk as a user installs it', () => {
   let key: string;
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = Stack.shared('plain');
     key = await stack.createKey('paid');
     dir = await mkdtemp(join(tmpdir(), 'folio-sdk-pack-'));
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: PACKAGE });

@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalInfra, type LocalInfra } from '../../infra/local.ts';
+import { SHARED_STACKS, Stack, type SharedStackAddress, type SharedStackName } from './stack.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     infra: Record<string, string>;
+    sharedStacks: Record<SharedStackName, SharedStackAddress>;
   }
 }
 
@@ -22,8 +24,9 @@ export const TEST_PORTS = {
 };
 
 let infra: LocalInfra | undefined;
+const shared: Stack[] = [];
 
-/** Starts Kafka, the schema registry, Postgres and S3 once for every e2e test file. */
+/** Starts Kafka, the schema registry, Postgres and S3 once for every e2e test file, and the shared stacks over them. */
 export async function setup(project: TestProject): Promise<void> {
   infra = await startLocalInfra({
     stateDir: resolve(process.env.FOLIO_TEST_STATE_DIR ?? '.folio/test'),
@@ -32,8 +35,13 @@ export async function setup(project: TestProject): Promise<void> {
     log: (line) => process.stderr.write(`[infra] ${line}\n`),
   });
   project.provide('infra', infra.env);
+  const names = Object.keys(SHARED_STACKS) as SharedStackName[];
+  const stacks = await Promise.all(names.map((name) => Stack.start({ infra: infra!.env, ...SHARED_STACKS[name] })));
+  shared.push(...stacks);
+  project.provide('sharedStacks', Object.fromEntries(names.map((name, i) => [name, stacks[i]!.address])) as Record<SharedStackName, SharedStackAddress>);
 }
 
 export async function teardown(): Promise<void> {
+  await Promise.all(shared.map((stack) => stack.stop()));
   await infra?.stop();
 }

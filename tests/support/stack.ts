@@ -51,6 +51,26 @@ export interface StackOptions {
 }
 
 /**
+ * The stacks the global setup starts once for the files that only talk to the API and read their own keys' rows:
+ * they need no process of their own to kill, no environment of their own and no table to themselves, so they share
+ * one stack instead of each paying for four processes and a browser. A file that kills apps, reads their logs, sets
+ * its own environment or looks at rows beyond its keys' starts its own with `Stack.start`.
+ * - `plain`: the defaults (private hosts refused).
+ * - `loopback-public`: 127.0.0.1 stands in for the public web (test pages, receivers, the stack's own links).
+ */
+export const SHARED_STACKS = {
+  plain: {},
+  'loopback-public': { env: { FOLIO_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } },
+} satisfies Record<string, StackOptions>;
+export type SharedStackName = keyof typeof SHARED_STACKS;
+/** What a test process needs to reach a shared stack (provided by the global setup). */
+export interface SharedStackAddress {
+  namespace: string;
+  env: Record<string, string>;
+  url: string;
+}
+
+/**
  * A Folio stack of its own for one test file: its own database, its own topics (a prefix), its own storage folder
  * and API port, over the Kafka, registry, Postgres and S3 that the global setup started. Apps run as real child
  * processes, so tests can kill them.
@@ -62,7 +82,20 @@ export class Stack {
     readonly env: Record<string, string>,
     readonly url: string,
     readonly database: Database,
+    /** False for a shared stack: its apps belong to the global setup, which stops them. */
+    private readonly owned = true,
   ) {}
+
+  /** One of the stacks the global setup started for files that can share (SHARED_STACKS). */
+  static shared(name: SharedStackName): Stack {
+    const { namespace, env, url } = inject('sharedStacks')[name];
+    return new Stack(namespace, env, url, connect(env.DATABASE_URL!, { max: 4 }), false);
+  }
+
+  /** Where this stack is, for test processes to reach it with `Stack.shared`. */
+  get address(): SharedStackAddress {
+    return { namespace: this.namespace, env: this.env, url: this.url };
+  }
 
   static async start(options: StackOptions = {}): Promise<Stack> {
     const infra = options.infra ?? inject('infra');
@@ -220,7 +253,7 @@ export class Stack {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.apps.map((a) => a.stop()));
+    if (this.owned) await Promise.all(this.apps.map((a) => a.stop()));
     await this.database.close();
   }
 }

@@ -20,7 +20,7 @@ const SETTLE_MS = 5000;
  * A synchronous conversion: a job like any other (so it is in the log, the history and the meter), whose caller waits
  * for its final state up to the synchronous ceiling. Shared by /v2/convert and the legacy endpoints. Returns the
  * final job row; a job still unfinished at the ceiling is recorded as render_timeout and answered as such, unless the
- * renderer's success reached the log first (the first terminal event wins, invariant 2).
+ * renderer's success reached the log first (the first terminal event wins, invariant 2 in docs/invariants.md).
  */
 export async function convertNow(
   ctx: ConvertNowContext,

@@ -37,8 +37,8 @@ const UNFINISHED_MS = 1000;
 const SLOW_READ_MS = 5000;
 
 /**
- * Readings of jobs, so a poll costs no round trip. A final job never changes (invariant 2): it is kept until the job
- * stops being readable or its file link expires, whichever is first. An unfinished job is kept until the projector
+ * Readings of jobs, so a poll costs no round trip. A final job never changes (invariant 2, docs/invariants.md): it is
+ * kept until the job stops being readable or its file link expires, whichever is first. An unfinished job is kept until the projector
  * announces a change of it (NOTIFY, through the JobWatch), and one second at most. A reading is served only to the
  * key that owns the job, under the plan it was rendered for; anything else goes to the store as before.
  */

@@ -20,7 +20,7 @@ export interface SubmitContext {
 /**
  * Turns an accepted request into a JobQueued event. A capped key reserves its document first, so concurrent requests
  * cannot take it past its cap; the reservation is given back if the job never reaches the log. An input too large to
- * travel inside an event is stored first and the event carries its claim check (invariant 6).
+ * travel inside an event is stored first and the event carries its claim check (invariant 6, docs/invariants.md).
  */
 export async function queueJob(
   ctx: SubmitContext,

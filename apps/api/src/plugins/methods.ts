@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { legacyNoRoute } from '../routes/legacy-errors.ts';
+import { legacyMethodRefused } from '../routes/legacy-errors.ts';
 
 /** A declared path as a pattern over concrete paths (`/v2/jobs/:id` → /v2/jobs/<one segment>), and its methods. */
 interface DeclaredPath {
@@ -8,7 +8,7 @@ interface DeclaredPath {
   methods: Set<string>;
 }
 
-/** The legacy endpoints keep their own 404 for anything but their GET and POST (interface: legacy error responses). */
+/** The legacy endpoints answer in their own error shape (interface: legacy error responses). */
 const LEGACY_PATH = /^\/v2\/(pdf|html|text)\//;
 
 /**
@@ -19,8 +19,9 @@ const LEGACY_PATH = /^\/v2\/(pdf|html|text)\//;
  * the answer can never disagree with the routes or the OpenAPI document made from them. Routes matching every path
  * (the CORS preflight's `OPTIONS *`) are not a path's methods: a preflight is still answered by the CORS plugin.
  *
- * The legacy endpoints answer an undeclared method with their own 404 `catch-all` (the interface lists 200, 400,
- * 401, 404 and 429 as their statuses and declares them unchanged), now with the same `Allow` header.
+ * The legacy endpoints answer an undeclared method with 405 and `Allow` too, in their own error shape (`catch-all`):
+ * the statuses the interface lists for them (200, 400, 401, 404, 429) are those of their GET and POST; a method they
+ * do not have is not one of their operations, and RFC 9110 says what a server answers then.
  *
  * Registered before every other onRequest hook but the request id's, and before any route.
  */
@@ -51,10 +52,9 @@ export function undeclaredMethods(app: FastifyInstance): void {
     const allowed = allowedAt(path);
     if (!allowed || allowed.includes(request.method)) return;
     reply.header('allow', allowed.join(', '));
-    if (LEGACY_PATH.test(path)) {
-      return reply.code(404).send(legacyNoRoute(request.method, path));
-    }
-    const refusal = ApiError.invalid('method', `${request.method} is not accepted here; use ${allowed.join(', ')}`, 405);
+    const why = `${request.method} is not accepted here; use ${allowed.join(', ')}`;
+    if (LEGACY_PATH.test(path)) return reply.code(405).send(legacyMethodRefused(why));
+    const refusal = ApiError.invalid('method', why, 405);
     return reply.code(405).send({ status: 'failed', error: refusal.body() });
   });
 }

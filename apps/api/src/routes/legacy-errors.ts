@@ -63,3 +63,8 @@ export function legacyFailure(error: Pick<ApiError, 'code' | 'message'>): { stat
 export function legacyNoRoute(method: string, path: string): LegacyFailure {
   return { status: 'failed', message: `no route ${method} ${path}`, type: 'catch-all' };
 }
+
+/** A method a legacy path does not have (answered 405 with Allow). */
+export function legacyMethodRefused(message: string): LegacyFailure {
+  return { status: 'failed', message, type: 'catch-all' };
+}

@@ -62,7 +62,7 @@ export async function legacyRoutes(app: FastifyInstance, options: ConvertRouteOp
     await app.register(
       async (scope) => {
         const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
-        // Any other path or method under the endpoint's prefix is a legacy 404 too.
+        // Any other path under the endpoint's prefix is a legacy 404 too (a method /create lacks: 405, plugins/methods.ts).
         scope.setNotFoundHandler((request, reply) => reply.code(404).send(legacyNoRoute(request.method, request.url.split('?')[0]!)));
         const schema = { tags: ['legacy'], summary: SUMMARY[output], description: LEGACY_RULES_TEXT, response: legacyResponses(output) };
         const run = handler(output);
