@@ -46,6 +46,18 @@ describe('events in the schema registry', () => {
     await expect(codec.encode({ ...jobProcessing('x', 1, 'w'), attempt: 'first' } as never)).rejects.toThrow();
   });
 
+  it('registers a new event subject from several processes at once, each getting the same id under FULL_TRANSITIVE', async () => {
+    // Each codec is a process of its own (nothing cached); all start writing a topic nobody has written before, as the
+    // renderers of a new deployment do. The registry answers the losers of the race to set the rule with 409.
+    const fresh = topicNames(`registry-race-${Date.now().toString(36)}.`);
+    const codecs = Array.from({ length: 8 }, () => new EventCodec(registry.url, fresh));
+    const ids = await Promise.all(codecs.map((codec) => codec.schemaId(fresh.lifecycle, 'JobSucceeded', 1)));
+    expect(new Set(ids).size).toBe(1);
+    const subject = EventCodec.subject(fresh.lifecycle, 'JobSucceeded', 1);
+    const config = (await (await fetch(`${registry.url}/config/${encodeURIComponent(subject)}`)).json()) as { compatibilityLevel?: string };
+    expect(config.compatibilityLevel).toBe('FULL_TRANSITIVE');
+  });
+
   it('keeps the BACKWARD compatibility rule in force', async () => {
     const config = (await (await fetch(`${registry.url}/config`)).json()) as { compatibilityLevel?: string };
     expect(config.compatibilityLevel).toBe('BACKWARD');

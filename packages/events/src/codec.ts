@@ -36,8 +36,11 @@ export class EventCodec {
       const register = () => this.registry.register(schema, { subject, compatibility: SUBJECT_COMPATIBILITY as never });
       id = register()
         .catch(async (error: unknown) => {
-          if ((error as Error).name !== 'ConfluentSchemaRegistryCompatibilityError') throw error;
-          // A subject registered before Folio held subjects to the rule (or by a process racing this one): hold it now.
+          // A subject registered before Folio held subjects to the rule: a compatibility error. A process racing this
+          // one to register a new subject set the rule first: the registry answered the client's own rule-setting 409.
+          const raced = (error as { status?: number }).status === 409;
+          if ((error as Error).name !== 'ConfluentSchemaRegistryCompatibilityError' && !raced) throw error;
+          // Either way: hold the subject to the rule now (a no-op when it is), and register again.
           await enforceCompatibility(this.registryUrl, subject);
           return register();
         })

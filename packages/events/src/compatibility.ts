@@ -12,11 +12,25 @@ export const SUBJECT_COMPATIBILITY = 'FULL_TRANSITIVE';
  * serves), so the rule is in force whatever the registry's global default is.
  */
 export async function enforceCompatibility(registryUrl: string, subject: string, level = SUBJECT_COMPATIBILITY): Promise<void> {
-  const response = await fetch(`${registryUrl.replace(/\/$/, '')}/config/${encodeURIComponent(subject)}`, {
+  const url = `${registryUrl.replace(/\/$/, '')}/config/${encodeURIComponent(subject)}`;
+  const response = await fetch(url, {
     method: 'PUT',
     headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
     body: JSON.stringify({ compatibility: level }),
     signal: AbortSignal.timeout(10_000),
   });
-  if (!response.ok) throw new Error(`registry: setting ${level} on ${subject} failed: ${response.status} ${await response.text()}`);
+  if (response.ok) return;
+  const refusal = `${response.status} ${await response.text()}`;
+  // Two processes registering a new subject at once both set its rule; Apicurio answers the second 409 ("A rule
+  // named 'COMPATIBILITY' already exists") instead of updating. The rule the first one set is the one wanted here.
+  if (response.status === 409 && (await compatibilityOf(url)) === level) return;
+  throw new Error(`registry: setting ${level} on ${subject} failed: ${refusal}`);
+}
+
+/** A subject's own compatibility rule (`GET /config/{subject}`), or undefined when it has none or cannot be read. */
+async function compatibilityOf(url: string): Promise<string | undefined> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) return undefined;
+  const body = (await response.json()) as { compatibilityLevel?: string; compatibility?: string };
+  return body.compatibilityLevel ?? body.compatibility;
 }
