@@ -5,7 +5,7 @@ import type { Logger } from '@folio/logging';
 import type { Db } from '@folio/db';
 import type { LocalDiskStore } from '@folio/storage';
 import { ApiError, toApiError } from './errors.ts';
-import { BODY_BYTES, BODY_PARAMETERS, formBodyParser, limitMultipartBody } from './body-limits.ts';
+import { BODY_BYTES, BODY_PARAMETERS, formBodyParser, lingerAfterEarlyAnswer, limitMultipartBody } from './body-limits.ts';
 import { parseUrlEncoded, wellFormedParameters } from './intake.ts';
 import { answerMalformedRequest } from './malformed-request.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -75,6 +75,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Forms are decoded as they stream (body-limits.ts), so only their decoded bytes are ever held.
   app.addContentTypeParser('application/x-www-form-urlencoded', formBodyParser);
   app.addHook('onRequest', limitMultipartBody);
+  // An answer before the body was read, on a connection that then closes, lets the client finish sending first.
+  app.addHook('onSend', lingerAfterEarlyAnswer);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     // Parameters are text fields: a file part is refused by its name, and a field at the size limit (busboy cuts it

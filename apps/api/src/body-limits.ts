@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { ApiError } from './errors.ts';
 import { HTML_LIMIT_TEXT, LIMITS } from './jobs/convert-request.ts';
@@ -193,4 +194,42 @@ export class UrlEncodedDecoder {
     // A big value leaves a big buffer behind; the next pair starts small again.
     if (this.out.length > 1024 * 1024) this.out = Buffer.allocUnsafe(1024);
   }
+}
+
+/** How long, and for how many more bytes, a connection answered before its body was read goes on being read. */
+export const LINGER = { ms: 5_000, bytes: 64 * 1024 * 1024 } as const;
+
+/**
+ * An answer sent before the request's body was read (html_too_large as it streams, or any refusal before parsing) on
+ * a connection that closes after it (the client sent `Connection: close`): Node closes the socket as soon as the
+ * answer is written, and closing it while the client is still sending makes the kernel reset it. A reset can discard
+ * the answer on the client's side before the client reads it, so the client sees the connection die instead of the
+ * 413. As HTTP servers do (nginx's lingering close), the answer is followed by a half-close (FIN) and the rest of the
+ * body is read and thrown away until the client stops sending, for at most LINGER.ms and LINGER.bytes; then the
+ * connection is closed. (On a kept-alive connection Node reads the rest of the body itself and keeps the connection.)
+ * Registered as an onSend hook; does nothing for a request whose body was read.
+ */
+export async function lingerAfterEarlyAnswer(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const raw = request.raw;
+  if (raw.complete || reply.raw.shouldKeepAlive) return;
+  const socket = raw.socket as Socket & { destroySoon?: () => void };
+  // Node closes a `Connection: close` exchange with socket.destroySoon() once the answer is written (resOnFinish).
+  socket.destroySoon = () => {
+    socket.end();
+    let read = 0;
+    const close = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    const timer = setTimeout(close, LINGER.ms);
+    timer.unref();
+    socket.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > LINGER.bytes) close();
+    });
+    socket.once('end', close);
+    socket.once('error', close);
+    raw.resume();
+    socket.resume();
+  };
 }
