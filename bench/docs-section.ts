@@ -4,13 +4,16 @@ import { resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-/** "Run of <UTC minute>, commit <hash>" and whether the tree had uncommitted changes: what every figure is stamped with. */
+/**
+ * "Run of <UTC minute>, commit <hash>, Node <version>" and whether the tree had uncommitted changes: what every figure
+ * is stamped with.
+ */
 export function runStamp(): string {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   // The figures file itself does not count: an earlier benchmark of the same `npm run bench` has just written it.
   const dirty =
     execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)docs/benchmarks.md'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
-  return `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty ? ' (with uncommitted changes)' : ''}`;
+  return `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty ? ' (with uncommitted changes)' : ''}, Node ${process.versions.node}`;
 }
 
 /**
