@@ -57,6 +57,10 @@ describe('supplied HTML without the sanitiser', () => {
         taken++;
         const slow = sanitizeHtml(markup, { baseUrl });
         expect(fast.html()).toBe(slow);
+        // The DOMPurify path lays out the text of its html read again; the parser drops a newline right after <pre>,
+        // so a <pre> whose text starts with one (`<pre><td>\nA`: the stray tag keeps the newline) reads back as
+        // another tree. Where the html does not read back as the same text there are two trees and nothing to compare.
+        fc.pre(parseLightBodyIf(slow, () => true)!.body.textContent === fast.body.textContent);
         expect(nodeToText(fast.body)).toBe(htmlToText(slow));
       }),
       { numRuns: 3000 },
