@@ -57,6 +57,64 @@ function mvn(args, opts = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// What bootstrap fetches into the cache
+
+/**
+ * Makes `dir` once, completely or not at all: `fill` writes into a fresh sibling folder, which gets a `.complete`
+ * marker holding `stamp` and is then renamed into place, so an interrupted or concurrent bootstrap never leaves a
+ * half-made one. Does nothing when `dir` is complete with that stamp. `what` names it in progress lines and errors.
+ */
+function installOnce(dir, stamp, what, fill) {
+  const marker = path.join(dir, '.complete');
+  const stampThere = () => {
+    try {
+      return fs.readFileSync(marker, 'utf8').trim();
+    } catch {
+      return '';
+    }
+  };
+  if (stampThere() === stamp) return;
+  say(`fetching ${what} into ${dir}`);
+  const t0 = Date.now();
+  const tmp = `${dir}.tmp-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp, { recursive: true });
+  try {
+    fill(tmp);
+    fs.writeFileSync(path.join(tmp, '.complete'), `${stamp}\n`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      fs.renameSync(tmp, dir);
+    } catch (err) {
+      // A concurrent bootstrap got there first: fine if it completed the same thing.
+      if (stampThere() !== stamp) throw err;
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fail(`fetching ${what} failed: ${err.message}`);
+  }
+  say(`fetched ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+/**
+ * A package's tarball from the npm registry (`npm pack` checks it against the registry's integrity), checked against
+ * the integrity pinned here too when there is one, and unpacked into `into` (only `files`, paths under `package/`).
+ */
+function unpackFromRegistry(name, version, integrity, into, files) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-pack-'));
+  try {
+    run('npm', ['pack', `${name}@${version}`, '--pack-destination', work, '--silent'], { stdio: ['ignore', 'ignore', process.stderr] });
+    const tarball = path.join(work, `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`);
+    const actual = `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`;
+    if (integrity && actual !== integrity) throw new Error(`${name}@${version} does not match its pinned integrity (${actual})`);
+    run('tar', ['xzf', tarball, '-C', into, '--strip-components=1', ...files.map((f) => `package/${f}`)]);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Node
 
 /**
@@ -76,52 +134,21 @@ const NODE = {
 
 /**
  * Puts a supported Node first on PATH for everything bootstrap runs (npm ci, the command): the host's when it is
- * NODE.major or newer, otherwise NODE.version from the cache, fetched once. Returns the node binary to use.
+ * NODE.major or newer, otherwise NODE.version from the cache, fetched once. Returns the node binary and its version.
  */
 function ensureNode() {
-  const hostMajor = Number(process.versions.node.split('.')[0]);
-  if (hostMajor >= NODE.major) return process.execPath;
+  if (Number(process.versions.node.split('.')[0]) >= NODE.major) return { bin: process.execPath, version: process.versions.node };
   const target = `${process.platform}-${process.arch}`;
   const dir = path.join(cache, 'node', `${NODE.version}-${target}`);
   const bin = path.join(dir, 'bin', 'node');
-  if (!fs.existsSync(bin)) {
-    say(`Node ${process.versions.node} is past its end of life: fetching Node ${NODE.version} (${target}) from the npm registry into ${dir}`);
-    const t0 = Date.now();
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-node-'));
-    try {
-      const pkg = `node-${target}`;
-      // npm checks the tarball against the registry's integrity; where one is pinned here it must match that too.
-      run('npm', ['pack', `${pkg}@${NODE.version}`, '--pack-destination', work, '--silent'], { stdio: ['ignore', 'ignore', process.stderr] });
-      const tarball = path.join(work, `${pkg}-${NODE.version}.tgz`);
-      const pinned = NODE.integrity[target];
-      const actual = `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`;
-      if (pinned && actual !== pinned) fail(`${pkg}-${NODE.version}.tgz does not match its pinned integrity (${actual})`);
-      run('tar', ['xzf', tarball, '-C', work, 'package/bin/node', 'package/LICENSE']);
-      const partial = `${dir}.partial-${process.pid}`;
-      fs.rmSync(partial, { recursive: true, force: true });
-      fs.mkdirSync(path.join(partial, 'bin'), { recursive: true });
-      fs.copyFileSync(path.join(work, 'package/bin/node'), path.join(partial, 'bin', 'node'));
-      fs.copyFileSync(path.join(work, 'package/LICENSE'), path.join(partial, 'LICENSE'));
-      fs.chmodSync(path.join(partial, 'bin', 'node'), 0o755);
-      const check = spawnSync(path.join(partial, 'bin', 'node'), ['--version'], { encoding: 'utf8' });
-      if (check.stdout?.trim() !== `v${NODE.version}`) fail(`the fetched node does not run: ${check.stderr || check.error?.message}`);
-      fs.rmSync(dir, { recursive: true, force: true });
-      try {
-        fs.renameSync(partial, dir);
-      } catch (err) {
-        if (!fs.existsSync(bin)) throw err; // a concurrent bootstrap got there first: fine
-        fs.rmSync(partial, { recursive: true, force: true });
-      }
-    } catch (err) {
-      fail(`fetching Node ${NODE.version} failed: ${err.message}`);
-    } finally {
-      fs.rmSync(work, { recursive: true, force: true });
-    }
-    say(`Node ${NODE.version} ready (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  }
-  // npm and every `#!/usr/bin/env node` script (npm itself, npx, turbo's tasks, the tests' children) find it first.
+  installOnce(dir, NODE.version, `Node ${NODE.version} (${target}; the host's ${process.versions.node} is past its end of life) from the npm registry`, (tmp) => {
+    unpackFromRegistry(`node-${target}`, NODE.version, NODE.integrity[target], tmp, ['bin/node', 'LICENSE']);
+    const check = spawnSync(path.join(tmp, 'bin', 'node'), ['--version'], { encoding: 'utf8' });
+    if (check.stdout?.trim() !== `v${NODE.version}`) throw new Error(`the fetched node does not run: ${check.stderr || check.error?.message}`);
+  });
+  // npm and every `#!/usr/bin/env node` script (npm itself, npx, the tests' children) find it first.
   process.env.PATH = `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ''}`;
-  return bin;
+  return { bin, version: NODE.version };
 }
 
 /**
@@ -312,39 +339,10 @@ function findRunnerJar(dir, depth = 0) {
 }
 
 function ensureService(svc) {
-  const dir = path.join(cache, svc.name);
-  const marker = path.join(dir, '.complete');
-  const want = svc.fingerprint();
-  let have = '';
-  try {
-    have = fs.readFileSync(marker, 'utf8').trim();
-  } catch {
-    /* not fetched */
-  }
-  if (have === want) return;
-  requireMaven();
-  say(`fetching ${svc.name} from Maven Central into ${dir}`);
-  const t0 = Date.now();
-  fs.mkdirSync(cache, { recursive: true });
-  const tmp = `${dir}.tmp-${process.pid}`;
-  fs.rmSync(tmp, { recursive: true, force: true });
-  fs.mkdirSync(tmp, { recursive: true });
-  try {
+  installOnce(path.join(cache, svc.name), svc.fingerprint(), `${svc.name} from Maven Central`, (tmp) => {
+    requireMaven();
     svc.fetch(tmp);
-    fs.writeFileSync(path.join(tmp, '.complete'), `${want}\n`);
-    fs.rmSync(dir, { recursive: true, force: true });
-    try {
-      fs.renameSync(tmp, dir);
-    } catch (err) {
-      // A concurrent bootstrap got there first: fine if it completed the same fetch.
-      if (fs.readFileSync(marker, 'utf8').trim() !== want) throw err;
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
-  } catch (err) {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    fail(`fetching ${svc.name} failed: ${err.message}`);
-  }
-  say(`fetched ${svc.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -416,28 +414,11 @@ const DOMPURIFY_VECTORS = {
 
 function ensureDompurifyVectors() {
   const { version, integrity } = DOMPURIFY_VECTORS;
-  const dir = path.join(cache, 'dompurify-vectors', version);
-  if (fs.existsSync(path.join(dir, 'expect.js'))) return;
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-dompurify-'));
-  try {
-    say(`fetching DOMPurify ${version}'s published test vectors from the npm registry`);
-    run('npm', ['pack', `dompurify@${version}`, '--pack-destination', work, '--silent'], { stdio: ['ignore', 'ignore', process.stderr] });
-    const tarball = path.join(work, `dompurify-${version}.tgz`);
-    const actual = `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`;
-    if (actual !== integrity) fail(`dompurify-${version}.tgz does not match its pinned integrity (${actual})`);
-    run('tar', ['xzf', tarball, '-C', work, 'package/test/fixtures/expect.js', 'package/LICENSE']);
-    const partial = `${dir}.partial`;
-    fs.rmSync(partial, { recursive: true, force: true });
-    fs.mkdirSync(partial, { recursive: true });
-    fs.copyFileSync(path.join(work, 'package/LICENSE'), path.join(partial, 'LICENSE'));
-    fs.copyFileSync(path.join(work, 'package/test/fixtures/expect.js'), path.join(partial, 'expect.js'));
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.renameSync(partial, dir);
-  } catch (err) {
-    fail(`fetching DOMPurify's test vectors failed: ${err.message}`);
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
+  installOnce(path.join(cache, 'dompurify-vectors', version), integrity, `DOMPurify ${version}'s published test vectors from the npm registry`, (tmp) => {
+    unpackFromRegistry('dompurify', version, integrity, tmp, ['test/fixtures/expect.js', 'LICENSE']);
+    fs.renameSync(path.join(tmp, 'test/fixtures/expect.js'), path.join(tmp, 'expect.js'));
+    fs.rmSync(path.join(tmp, 'test'), { recursive: true });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -445,41 +426,24 @@ function ensureDompurifyVectors() {
 
 /**
  * The OpenAPI fuzzer the suite runs against a test stack: schemathesis from PyPI, pinned, in a virtual environment of
- * its own under the cache (<cache>/schemathesis-<version>), made once with `python3 -m venv` beside it and renamed
- * into place when complete, so a second run costs one stat and an interrupted or concurrent install never leaves a
- * half-made one there. The test runs it as `<venv>/bin/python -m schemathesis.cli` (a venv's python finds its
- * packages wherever the folder is; its scripts' shebangs would still name the temporary folder).
+ * its own under the cache (<cache>/schemathesis-<version>), made once by installOnce. The test runs it as
+ * `<venv>/bin/python -m schemathesis.cli` (a venv's python finds its packages wherever the folder is; its scripts'
+ * shebangs would still name the temporary folder).
  * The version must match tests/openapi-fuzz.e2e.test.ts's.
  */
 const SCHEMATHESIS_VERSION = '4.32.5';
 
 function ensureSchemathesis() {
-  const dir = path.join(cache, `schemathesis-${SCHEMATHESIS_VERSION}`);
-  if (fs.existsSync(path.join(dir, '.complete'))) return;
   const python = onPath('python3');
   if (!python) fail('`python3` is not on PATH (needed for the OpenAPI fuzz test): `apt-get install -y python3 python3-venv`');
-  say(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into ${dir}`);
-  const t0 = Date.now();
-  const tmp = `${dir}.tmp-${process.pid}`;
-  fs.rmSync(tmp, { recursive: true, force: true });
-  fs.mkdirSync(cache, { recursive: true });
-  try {
-    run(python, ['-m', 'venv', tmp]);
-    run(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
-    fs.writeFileSync(path.join(tmp, '.complete'), `${SCHEMATHESIS_VERSION}\n`);
-    fs.rmSync(dir, { recursive: true, force: true });
+  installOnce(path.join(cache, `schemathesis-${SCHEMATHESIS_VERSION}`), SCHEMATHESIS_VERSION, `schemathesis ${SCHEMATHESIS_VERSION} from PyPI`, (tmp) => {
     try {
-      fs.renameSync(tmp, dir);
+      run(python, ['-m', 'venv', tmp]);
     } catch (err) {
-      // A concurrent bootstrap got there first.
-      if (!fs.existsSync(path.join(dir, '.complete'))) throw err;
-      fs.rmSync(tmp, { recursive: true, force: true });
+      throw new Error(`${err.message} (python3 -m venv may need \`apt-get install -y python3-venv\`)`);
     }
-  } catch (err) {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    fail(`installing schemathesis failed: ${err.message} (python3 -m venv may need \`apt-get install -y python3-venv\`)`);
-  }
-  say(`installed schemathesis ${SCHEMATHESIS_VERSION} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    run(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -500,5 +464,5 @@ for (const svc of local) ensureService(svc);
 installChromium();
 ensureDompurifyVectors();
 if (forTests) ensureSchemathesis();
-say(`ok (${Date.now() - t0} ms, Node ${spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()})`);
-if (args.length) runCommand(node, args);
+say(`ok (${Date.now() - t0} ms, Node ${node.version})`);
+if (args.length) runCommand(node.bin, args);

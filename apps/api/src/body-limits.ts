@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { ApiError } from './errors.ts';
-import { HTML_LIMIT_TEXT, LIMITS } from './jobs/convert-request.ts';
+import { ApiError, bodyTooLarge } from './errors.ts';
+import { LIMITS } from './jobs/convert-request.ts';
 
 /** The interface's largest parameter: html (UTF-16 code units, as JavaScript counts). */
 const HTML_CHARS = LIMITS.htmlChars;
@@ -33,10 +33,6 @@ export const BODY_BYTES = {
 /** Parameters one body may carry, in a form or as multipart parts (the interface has about twenty). */
 export const BODY_PARAMETERS = 64;
 
-function tooLarge(): ApiError {
-  return new ApiError('html_too_large', `the request body is too large (html is limited to ${HTML_LIMIT_TEXT})`);
-}
-
 /**
  * The whole of a multipart body is held to BODY_BYTES.multipart as it streams. @fastify/multipart pipes the raw
  * request into busboy in its own preValidation hook; this runs before it (onRequest), pauses the request so no byte
@@ -51,7 +47,7 @@ export async function limitMultipartBody(request: FastifyRequest): Promise<void>
     received += chunk.length;
     if (received <= BODY_BYTES.multipart) return;
     raw.removeListener('data', count);
-    if (raw.listenerCount('error') > 0) raw.emit('error', tooLarge());
+    if (raw.listenerCount('error') > 0) raw.emit('error', bodyTooLarge());
     else raw.destroy();
   };
   raw.pause();
@@ -78,7 +74,7 @@ export function parseUrlEncodedStream(payload: Readable): Promise<Record<string,
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       raw += bytes.length;
       try {
-        if (raw > BODY_BYTES.form) throw tooLarge();
+        if (raw > BODY_BYTES.form) throw bodyTooLarge();
         decoder.write(bytes);
       } catch (error) {
         stop(error as Error);
@@ -170,7 +166,7 @@ export class UrlEncodedDecoder {
   }
 
   private emit(byte: number): void {
-    if (++this.decodedTotal > BODY_BYTES.formDecoded) throw tooLarge();
+    if (++this.decodedTotal > BODY_BYTES.formDecoded) throw bodyTooLarge();
     if (this.length === this.out.length) {
       const grown = Buffer.allocUnsafe(Math.min(this.out.length * 2, BODY_BYTES.formDecoded + 1));
       this.out.copy(grown, 0, 0, this.length);

@@ -64,6 +64,11 @@ export function statusOf(code: string): number {
   return isErrorCode(code) ? ERROR_CODES[code].statuses[0] : 422;
 }
 
+/** A body over its encoding's byte limit, whoever noticed it: fastify's JSON parser, the form decoder, multipart's count. */
+export function bodyTooLarge(): ApiError {
+  return new ApiError('html_too_large', `the request body is too large (html is limited to ${HTML_LIMIT_TEXT})`);
+}
+
 /** Every failure becomes an ApiError: validation errors name their parameters; anything unexpected is render_failed. */
 export function toApiError(error: FastifyError | ApiError, request?: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
@@ -85,9 +90,7 @@ export function toApiError(error: FastifyError | ApiError, request?: FastifyRequ
   if (error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FIELDS_LIMIT' || error.code === 'FST_FILES_LIMIT') {
     return ApiError.invalid('body', `too many parts: send each parameter once, as a text field (${error.message})`);
   }
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
-    return new ApiError('html_too_large', `the request body is too large (html is limited to ${HTML_LIMIT_TEXT})`);
-  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) return bodyTooLarge();
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError('invalid_parameters', error.message, { status: 400 });
   }
