@@ -287,7 +287,7 @@ function section(results: RunResult[], confluent: ConfluentBuild, load: number):
       r.reader!.messages === MESSAGES ? 'all read once' : `read ${r.reader!.messages} of ${MESSAGES}`,
       r.reader!.orderViolations === 0 ? 'order kept' : `${r.reader!.orderViolations} out of order`,
     ].join(', ');
-    return `| ${r.variant.label} | ${r.round} | ${f(r.perSecond, 0)} | ${f(r.drainSeconds, 1)} s | ${f(r.cpu.worker, 3)} | ${f(r.cpu.reader, 3)} | ${f(r.cpu.broker, 3)} | **${f(total, 3)}** | ${f(r.cpu.loader, 3)} | ${checks} |`;
+    return `| ${r.variant.label} | ${r.round} | ${f(r.perSecond, 0)} | ${f(r.drainSeconds, 1)} s (${f(r.loadSeconds, 1)} s) | ${f(r.cpu.worker, 3)} | ${f(r.cpu.reader, 3)} | ${f(r.cpu.broker, 3)} | **${f(total, 3)}** | ${f(r.cpu.loader, 3)} | ${checks} |`;
   });
   const idleRows = VARIANTS.map((variant) => {
     const runs = results.filter((r) => r.variant === variant && r.idle);
@@ -305,11 +305,11 @@ function section(results: RunResult[], confluent: ConfluentBuild, load: number):
     : `@confluentinc/kafka-javascript: **not measured**: ${confluent.reason}. It is not installable from the npm registry alone (its install script downloads a prebuilt binary from GitHub and its source fallback downloads zlib, OpenSSL, zstd and curl).`;
   return `${runStamp()}: ${MESSAGES.toLocaleString('en-US')} messages of ${IN_VALUE_BYTES / 1024} KB a client and round (${MESSAGES / MESSAGES_PER_KEY} random-UUID keys, ${MESSAGES_PER_KEY} messages each), topics of ${PARTITIONS} partitions, ${ROUNDS} round(s), clients in turn (order reversed in even rounds); load average ${load.toFixed(1)} at the start (2 cores).
 
-| client | round | messages/s | drain | worker ms/msg | reader ms/msg | broker ms/msg | total ms/msg | loader ms/msg | checks |
+| client | round | messages/s | drain (of it, writing \`in\`) | worker ms/msg | reader ms/msg | broker ms/msg | total ms/msg | loader ms/msg | checks |
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-messages/s: the reader's messages, first to last by their log-append time in \`out\` (the worker's output rate). Drain: from the first message written to \`in\` until both groups have committed all of them (the writing included). CPU a message: the worker's, the reader's and the broker's process over the drain, divided by the messages; total = the three. The loader (this benchmark writing \`in\` with kafkajs, and polling the committed offsets) is the same for every client: shown apart, not in the total.
+messages/s: the reader's messages, first to last by their log-append time in \`out\` (the worker's output rate). Drain: from the first message written to \`in\` until both groups have committed all of them (the writing included: on two cores the loader, the broker and the members share the CPU, so the rate is that of the whole, and CPU a message is the figure to compare). CPU a message: the worker's, the reader's and the broker's process over the drain, divided by the messages; total = the three. The loader (this benchmark writing \`in\` with kafkajs, and polling the committed offsets) is the same for every client: shown apart, not in the total.
 
 Idle, both members joined and nothing to read, CPU ms a second over ${IDLE_SECONDS} s (each round's figure, in run order):
 
