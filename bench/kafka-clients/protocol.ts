@@ -36,13 +36,19 @@ export interface MemberReport {
   /** Messages handled (worker: consumed and produced; reader: read). */
   messages: number;
   batches: number;
-  /** Reader: the `out` messages' log-append times, first and last (ms). */
-  firstTimestamp: number | null;
-  lastTimestamp: number | null;
+  /**
+   * When its first batch began and its last one was done (ms, its clock): the worker's rate is taken from these.
+   * Not from the messages' timestamps: with log-append time @platformatic/kafka still hands out the producer's (it
+   * ignores the batch's timestamp type), and a reader may find the worker's whole output already written.
+   */
+  firstBatchAt: number | null;
+  lastBatchDoneAt: number | null;
   /** Reader: messages whose sequence number was not above the last one seen for their key. */
   orderViolations: number;
   /** Reader: messages that landed on another `out` partition than their `in` partition (a partitioner mismatch). */
   partitionMismatches: number;
+  /** This process's CPU (all threads) from the start of its first batch to the end of its last, in ms. */
+  busyCpuMs: number | null;
 }
 
 export type ToMember = { type: 'report' } | { type: 'stop' };
@@ -64,17 +70,30 @@ export function outValue(inValue: Buffer, inPartition: number): Buffer {
 export class Tally {
   messages = 0;
   batches = 0;
-  firstTimestamp: number | null = null;
-  lastTimestamp: number | null = null;
+  firstBatchAt: number | null = null;
+  lastBatchDoneAt: number | null = null;
   orderViolations = 0;
   partitionMismatches = 0;
   readonly #lastSeq = new Map<string, number>();
+  #firstCpu: NodeJS.CpuUsage | null = null;
+  #lastCpu: NodeJS.CpuUsage | null = null;
+
+  /** A batch begins: the first one starts this process's busy CPU. */
+  batchStart(): void {
+    this.#firstCpu ??= process.cpuUsage();
+    this.firstBatchAt ??= Date.now();
+  }
+
+  /** A batch is done (its output acknowledged, its offsets resolved). */
+  batchEnd(): void {
+    this.batches++;
+    this.#lastCpu = process.cpuUsage();
+    this.lastBatchDoneAt = Date.now();
+  }
 
   /** One `out` message read by the reader. */
-  read(key: Buffer | null | undefined, value: Buffer | null | undefined, partition: number, timestamp: number): void {
+  read(key: Buffer | null | undefined, value: Buffer | null | undefined, partition: number): void {
     this.messages++;
-    if (this.firstTimestamp === null || timestamp < this.firstTimestamp) this.firstTimestamp = timestamp;
-    if (this.lastTimestamp === null || timestamp > this.lastTimestamp) this.lastTimestamp = timestamp;
     if (!value || value.length < 5) return;
     const seq = value.readUInt32BE(0);
     if (value[4] !== partition) this.partitionMismatches++;
@@ -85,8 +104,10 @@ export class Tally {
   }
 
   report(): MemberReport {
-    const { messages, batches, firstTimestamp, lastTimestamp, orderViolations, partitionMismatches } = this;
-    return { messages, batches, firstTimestamp, lastTimestamp, orderViolations, partitionMismatches };
+    const { messages, batches, firstBatchAt, lastBatchDoneAt, orderViolations, partitionMismatches } = this;
+    const cpu = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+    const busyCpuMs = this.#firstCpu && this.#lastCpu ? cpu(this.#lastCpu) - cpu(this.#firstCpu) : null;
+    return { messages, batches, firstBatchAt, lastBatchDoneAt, orderViolations, partitionMismatches, busyCpuMs };
   }
 }
 

@@ -98,11 +98,12 @@ export const startWorker: ClientModule['startWorker'] = async (config, tally, re
     eachBatchAutoResolve: false,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
+      tally.batchStart();
       const partition = batch.partition;
       await producer.send({ topic: config.outTopic, messages: batch.messages.map((m) => ({ key: m.key, value: outValue(m.value!, partition) })) });
       resolveOffset(batch.lastOffset());
       tally.messages += batch.messages.length;
-      tally.batches++;
+      tally.batchEnd();
       await heartbeat();
     },
   });
@@ -125,9 +126,10 @@ export const startReader: ClientModule['startReader'] = async (config, tally, re
     eachBatchAutoResolve: false,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
-      for (const m of batch.messages) tally.read(m.key, m.value, batch.partition, Number(m.timestamp));
+      tally.batchStart();
+      for (const m of batch.messages) tally.read(m.key, m.value, batch.partition);
       resolveOffset(batch.lastOffset());
-      tally.batches++;
+      tally.batchEnd();
       await heartbeat();
     },
   });

@@ -48,6 +48,7 @@ export const startWorker: ClientModule['startWorker'] = async (config, tally, re
     ...RUN,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
+      tally.batchStart();
       const partition = batch.partition;
       // acks=-1 is sendBatch's default; with idempotence kafkajs refuses anything else.
       await producer.sendBatch({
@@ -56,7 +57,7 @@ export const startWorker: ClientModule['startWorker'] = async (config, tally, re
       });
       resolveOffset(batch.lastOffset());
       tally.messages += batch.messages.length;
-      tally.batches++;
+      tally.batchEnd();
       await heartbeat();
     },
   });
@@ -78,9 +79,10 @@ export const startReader: ClientModule['startReader'] = async (config, tally, re
     ...RUN,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       if (!isRunning() || isStale() || batch.messages.length === 0) return;
-      for (const m of batch.messages) tally.read(m.key, m.value, batch.partition, Number(m.timestamp));
+      tally.batchStart();
+      for (const m of batch.messages) tally.read(m.key, m.value, batch.partition);
       resolveOffset(batch.lastOffset());
-      tally.batches++;
+      tally.batchEnd();
       await heartbeat();
     },
   });

@@ -12,7 +12,7 @@ import {
   type Message,
   type MessagesStream,
 } from '@platformatic/kafka';
-import type { ClientModule, Member, MemberConfig } from '../protocol.ts';
+import type { ClientModule, Member, MemberConfig, Tally } from '../protocol.ts';
 import { outValue, SETTINGS } from '../protocol.ts';
 
 /** Buffered messages taken at most at once (the stream's own highWaterMark is 1,024). */
@@ -69,7 +69,12 @@ class Committer {
 }
 
 /** Reads what the stream has buffered, batch by batch, until stopped; `handle` is awaited before the next read. */
-async function drain(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, handle: (batch: Message[]) => Promise<void>, committer: Committer) {
+async function drain(
+  stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>,
+  tally: Tally,
+  handle: (batch: Message[]) => Promise<void>,
+  committer: Committer,
+) {
   let stopping = false;
   let wake: (() => void) | null = null;
   const wakeUp = () => {
@@ -88,7 +93,9 @@ async function drain(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>, han
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
+      tally.batchStart();
       await handle(batch);
+      tally.batchEnd();
       committer.mark(batch);
     }
   })();
@@ -133,12 +140,12 @@ export const startWorker: ClientModule['startWorker'] = async (config, tally, re
   const stream = await consume(consumer, config.inTopic, ready);
   const stopDrain = await drain(
     stream,
+    tally,
     async (batch) => {
       await producer.send({
         messages: batch.map((m) => ({ topic: config.outTopic, key: m.key, value: outValue(m.value, m.partition) })),
       });
       tally.messages += batch.length;
-      tally.batches++;
     },
     new Committer(),
   );
@@ -157,9 +164,9 @@ export const startReader: ClientModule['startReader'] = async (config, tally, re
   const stream = await consume(consumer, config.outTopic, ready);
   const stopDrain = await drain(
     stream,
+    tally,
     async (batch) => {
-      for (const m of batch) tally.read(m.key, m.value, m.partition, Number(m.timestamp));
-      tally.batches++;
+      for (const m of batch) tally.read(m.key, m.value, m.partition);
     },
     new Committer(),
   );
