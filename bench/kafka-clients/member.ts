@@ -8,8 +8,15 @@ import { Tally } from './protocol.ts';
 const config = JSON.parse(process.argv.at(-1)!) as MemberConfig;
 const send = (message: FromMember) => process.send?.(message);
 
+/** An error's message with those of the errors it gathers (an AggregateError's, a cause), which say what failed. */
+function describe(error: unknown, depth = 0): string {
+  if (!(error instanceof Error) || depth > 3) return String(error);
+  const inner = [...((error as { errors?: unknown[] }).errors ?? []), ...(error.cause ? [error.cause] : [])];
+  return inner.length === 0 ? error.message : `${error.message} (${inner.slice(0, 3).map((e) => describe(e, depth + 1)).join('; ')})`;
+}
+
 function fail(error: unknown): never {
-  const message = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);
+  const message = error instanceof Error ? `${describe(error)}\n${error.stack ?? ''}` : String(error);
   process.stderr.write(`[${config.client} ${config.part}] ${message}\n`);
   send({ type: 'error', message: message.split('\n')[0]! });
   process.exit(1);

@@ -72,6 +72,8 @@ interface RunResult {
   perSecond?: number;
   cpu?: { worker: number; reader: number; broker: number; loader: number };
   backlog?: { perSecond: number | undefined; worker: number; reader: number; broker: number; checks: string };
+  /** The backlog phase failed (the live phase's figures stand). */
+  backlogError?: string;
   worker?: MemberReport;
   outMessages?: number;
   reader?: MemberReport;
@@ -358,16 +360,23 @@ async function runOne(
     // (2) Backlog: the messages are all in `in` before a fresh pair starts, so that nothing but the client (and the
     // broker it asks) bounds its rate; CPU from each member's first batch to its last (its own process.cpuUsage()).
     if (!backlog) return result;
+  } catch (error) {
+    result.error = (error as Error).message.split('\n')[0];
+    log(`${variant.id} round ${round}: FAILED: ${result.error}`);
+    await pair?.close();
+    return result;
+  }
+  try {
     pair = await Pair.open(variant, brokers, `${name}-b`);
     await loadTopic(brokers, pair.inTopic, messages);
     const written = await pair.messagesIn(pair.inTopic);
     if (written !== messages) throw new Error(`the loader wrote ${written} messages to \`in\` instead of ${messages}`);
-    before = cpuSnapshot();
+    const before = cpuSnapshot();
     await pair.start(brokers, confluent);
     const joined = cpuSnapshot();
     await pair.drained(messages);
     const after = cpuSnapshot();
-    spent = cpuSpent(before, after);
+    const spent = cpuSpent(before, after);
     const [w, r] = await pair.reports();
     result.backlog = {
       perSecond: workerRate(w),
@@ -384,8 +393,8 @@ async function runOne(
         `reader ${result.backlog.reader.toFixed(3)}, broker ${result.backlog.broker.toFixed(3)}; ${result.backlog.checks}`,
     );
   } catch (error) {
-    result.error = (error as Error).message.split('\n')[0];
-    log(`${variant.id} round ${round}: FAILED: ${result.error}`);
+    result.backlogError = (error as Error).message.split('\n')[0];
+    log(`${variant.id} round ${round} backlog: FAILED: ${result.backlogError}`);
   } finally {
     await pair?.close();
   }
@@ -414,7 +423,7 @@ function section(results: RunResult[], confluent: ConfluentBuild, load: number):
     return `| ${r.variant.label} | ${r.round} | ${f(r.perSecond, 0)} | ${f(r.drainSeconds, 1)} s (${f(r.loadSeconds, 1)} s) | ${f(r.cpu.worker, 3)} | ${f(r.cpu.reader, 3)} | ${f(r.cpu.broker, 3)} | **${f(total, 3)}** | ${f(r.cpu.loader, 3)} | ${checks(r.worker!, r.reader!, r.outMessages ?? NaN, MESSAGES)} |`;
   });
   const backlogRows = results.map((r) => {
-    if (!r.backlog) return `| ${r.variant.label} | ${r.round} | ${r.error ?? 'not measured'} | | | | | |`;
+    if (!r.backlog) return `| ${r.variant.label} | ${r.round} | ${r.backlogError ?? r.error ?? 'not measured'} | | | | | |`;
     const b = r.backlog;
     return `| ${r.variant.label} | ${r.round} | ${f(b.perSecond, 0)} | ${f(b.worker, 3)} | ${f(b.reader, 3)} | ${f(b.broker, 3)} | **${f(b.worker + b.reader + b.broker, 3)}** | ${b.checks} |`;
   });

@@ -15,8 +15,12 @@ import {
 import type { ClientModule, Member, MemberConfig, Tally } from '../protocol.ts';
 import { outValue, SETTINGS } from '../protocol.ts';
 
-/** Buffered messages taken at most at once (the stream's own highWaterMark is 1,024). */
-const MAX_BATCH = 2048;
+/**
+ * Buffered messages taken at most at once. The producer sends one record batch a partition for a whole `send` and
+ * does not split it, and the stream may hand out one partition's messages in a row: 2,048 output messages of 1 KB
+ * from one partition made a batch over the broker's 1 MB message.max.bytes (MESSAGE_TOO_LARGE). 512 stay below it.
+ */
+const MAX_BATCH = 512;
 
 function consumerFor(config: MemberConfig): Consumer {
   return new Consumer({
