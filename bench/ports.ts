@@ -7,3 +7,9 @@ import type { LocalPorts } from '../infra/local.ts';
  * that way between two benchmarks of one `npm run bench`.
  */
 export const BENCH_PORTS: LocalPorts = { kafka: 30092, kafkaController: 30093, registry: 30081, postgres: 30432, s3: 30333 };
+
+/**
+ * bench/kafka-clients' own Kafka (under .folio/bench-clients): apart from the other benchmarks' 30xxx, so that it can
+ * run beside a checkout whose benchmarks hold those (it starts Kafka only).
+ */
+export const CLIENTS_BENCH_PORTS: LocalPorts = { kafka: 31092, kafkaController: 31093, registry: 31081, postgres: 31432, s3: 31333 };

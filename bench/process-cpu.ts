@@ -15,6 +15,9 @@ interface ProcessInfo {
   args: string[];
 }
 
+/** The argument that names a process's role (`--cpu-role=kafkajs worker`): see `ownRole`. */
+export const CPU_ROLE_ARG = '--cpu-role=';
+
 const TICK_MS = 10; // USER_HZ is 100 on every Linux this runs on
 
 function readProcesses(): Map<number, ProcessInfo> {
@@ -47,6 +50,10 @@ function readProcesses(): Map<number, ProcessInfo> {
 /** The role a process names for itself, or null when it takes its parent's. */
 function ownRole(pid: number, info: ProcessInfo): string | null {
   if (pid === process.pid) return 'benchmark';
+  // A process the benchmark names itself: `--cpu-role=<name>` among its arguments (bench/kafka-clients' members,
+  // one role per client and part, so that each client's cost is its own).
+  const named = info.args.find((a) => a.startsWith(CPU_ROLE_ARG))?.slice(CPU_ROLE_ARG.length);
+  if (named) return named;
   const app = info.args.map((a) => /apps\/([a-z-]+)\/src\/main\.ts$/.exec(a)?.[1]).find(Boolean);
   if (app) return app;
   const command = info.args.join(' ');
