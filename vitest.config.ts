@@ -51,8 +51,6 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           include: ['tests/**/*.e2e.test.ts'],
           globalSetup: ['tests/support/global-setup.ts'],
-          // Tests that open kafkajs clients of their own get the request-queue mend every Folio client has.
-          setupFiles: ['tests/support/kafkajs.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           pool: 'forks',

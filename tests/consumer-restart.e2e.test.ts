@@ -1,61 +1,76 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import type { Kafka } from 'kafkajs';
-import { createKafka, keepConsuming, type KeptConsumer } from '@folio/event-log';
+import { consumeEvents, createKafka, ensureTopics, EventPublisher, type KafkaClients, type RunningConsumer } from '@folio/event-log';
+import { EventCodec, jobProcessing, newJobId, topicNames } from '@folio/events';
 import { createLogger } from '@folio/logging';
 
 /**
- * After a broker restart under load, kafkajs' own retries can end in a KafkaJSNonRetriableError ("Failed to find
- * group coordinator"); kafkajs then leaves the consumer stopped for good. Seen in CI: the projector's group had no
- * member and accepted jobs were never projected. Here the same kind of crash is caused by the handler itself.
+ * The consumer loop (`consumeEvents`) never leaves a group without a member for good. Here the broker itself throws the
+ * member out (an operator removing it, or a session the broker gave up on): the member must join again and read on
+ * from the group's committed offsets, skipping nothing and applying nothing it had committed again.
  */
-describe('a consumer stopped by an error kafkajs does not restart from', () => {
-  let kafka: Kafka;
-  let kept: KeptConsumer | undefined;
-  const topic = `keep-consuming-${randomBytes(4).toString('hex')}`;
+describe('a consumer the broker drops from its group', () => {
+  const infra = inject('infra');
+  const prefix = `rejoin${randomBytes(3).toString('hex')}.`;
+  const topics = topicNames(prefix);
+  const groupId = `${prefix}group`;
+  let kafka: KafkaClients;
+  let publisher: EventPublisher;
+  let running: RunningConsumer | undefined;
+  const seen: string[] = [];
 
   beforeAll(async () => {
-    kafka = createKafka({ clientId: 'keep-consuming-test', brokers: inject('infra').KAFKA_BROKERS!.split(','), logger: createLogger('test', 'silent') });
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-    await admin.disconnect();
+    kafka = createKafka({ clientId: 'rejoin-test', brokers: infra.KAFKA_BROKERS!.split(','), logger: createLogger('test', 'silent') });
+    await ensureTopics(kafka, topics, 1);
+    const codec = new EventCodec(infra.SCHEMA_REGISTRY_URL!, topics);
+    publisher = new EventPublisher(kafka, codec, topics);
+    await publisher.connect();
+    running = await consumeEvents({
+      kafka,
+      codec,
+      groupId,
+      topics: [topics.lifecycle],
+      sessionTimeoutMs: 6000,
+      logger: createLogger('test', 'silent'),
+      what: 'rejoin test',
+      handle: async ({ events }) => {
+        seen.push(...events.map((e) => e.event.job_id));
+      },
+      unapplicable: async () => {},
+    });
   });
   afterAll(async () => {
-    await kept?.stop();
+    await running?.stop();
+    await publisher?.disconnect();
   });
 
-  it('is restarted, and reads the message it crashed on again', async () => {
-    const consumer = kafka.consumer({ groupId: `${topic}-group`, sessionTimeout: 6000, heartbeatInterval: 1000, maxWaitTimeInMs: 250 });
-    const crashes: boolean[] = [];
-    consumer.on(consumer.events.CRASH, ({ payload }) => crashes.push(payload.restart));
-    await consumer.connect();
-    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+  const until = async (what: string, probe: () => Promise<boolean> | boolean) => {
+    const deadline = Date.now() + 60_000;
+    while (!(await probe())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
 
-    const seen: string[] = [];
-    let thrown = false;
-    kept = await keepConsuming(consumer, createLogger('test', 'silent'), `${topic}-group`, {
-      eachMessage: async ({ message }) => {
-        const value = message.value!.toString();
-        seen.push(value);
-        if (value === 'first' && !thrown) {
-          thrown = true;
-          throw Object.assign(new Error('simulated: failed to find group coordinator'), { retriable: false });
-        }
-      },
-    });
-
-    const producer = kafka.producer();
-    await producer.connect();
-    await producer.send({ topic, messages: [{ value: 'first' }, { value: 'second' }] });
-    await producer.disconnect();
-
-    const deadline = Date.now() + 30_000;
-    while (!seen.includes('second') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    // kafkajs itself chose not to restart (so without keepConsuming nothing would read on)…
-    expect(crashes[0]).toBe(false);
-    // …and the restarted consumer read the message it crashed on again, then the next.
-    expect(seen.filter((v) => v === 'first')).toHaveLength(2);
-    expect(seen).toContain('second');
+  it('joins again and reads on from the committed offsets', async () => {
+    const first = newJobId();
+    await publisher.publish(jobProcessing(first, 1, 'w'));
+    await until('the first event', () => seen.includes(first));
+    const admin = kafka.admin();
+    try {
+      await until('its offset to be committed', async () => {
+        const [group] = await admin.listConsumerGroupOffsets({ groups: [groupId] });
+        return group?.topics.some((t) => t.partitions.some((p) => p.committedOffset === 1n)) ?? false;
+      });
+      await admin.removeMembersFromConsumerGroup({ groupId, members: null });
+      await until('the group to have no member', async () => (await admin.describeGroups({ groups: [groupId] })).get(groupId)?.members.size === 0);
+      const second = newJobId();
+      await publisher.publish(jobProcessing(second, 1, 'w'));
+      await until('the member to be back and read the second event', () => seen.includes(second));
+      expect((await admin.describeGroups({ groups: [groupId] })).get(groupId)?.members.size).toBe(1);
+      expect(seen).toEqual([first, second]);
+    } finally {
+      await admin.close();
+    }
   });
 });

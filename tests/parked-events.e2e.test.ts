@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Kafka, Partitioners, logLevel } from 'kafkajs';
-import { EventPublisher } from '@folio/event-log';
+import { createKafka, EventPublisher, type KafkaClients } from '@folio/event-log';
+import { createLogger } from '@folio/logging';
 import { EventCodec, jobProcessing, newJobId, topicNames } from '@folio/events';
 import { Stack } from './support/stack.ts';
 import { historyOf, snapshot, startJob } from './support/jobs.ts';
@@ -17,7 +17,7 @@ const run = promisify(execFile);
 describe('events that can never be applied are parked, and mended by an operator', () => {
   let stack: Stack;
   let key: string;
-  let kafka: Kafka;
+  let kafka: KafkaClients;
   let publisher: EventPublisher;
   const folio = (...args: string[]) => run(process.execPath, ['node_modules/.bin/folio', ...args], { env: { ...process.env, ...stack.env } });
 
@@ -25,7 +25,7 @@ describe('events that can never be applied are parked, and mended by an operator
     // Conversions are held 6 s, so the crafted event reaches the log while its job is still processing.
     stack = await Stack.start({ env: { FOLIO_TOPIC_PARTITIONS: '1', FOLIO_FAULT_RENDER_DELAY_MS: '6000' } });
     key = await stack.createKey('paid');
-    kafka = new Kafka({ brokers: stack.env.KAFKA_BROKERS!.split(','), logLevel: logLevel.NOTHING });
+    kafka = createKafka({ clientId: 'parked-events-test', brokers: stack.env.KAFKA_BROKERS!.split(','), logger: createLogger('test', 'silent') });
     publisher = new EventPublisher(kafka, new EventCodec(stack.env.SCHEMA_REGISTRY_URL!, topicNames(stack.env.FOLIO_TOPIC_PREFIX)), topicNames(stack.env.FOLIO_TOPIC_PREFIX));
     await publisher.connect();
   });
@@ -44,10 +44,9 @@ describe('events that can never be applied are parked, and mended by an operator
     await publisher.publish(crafted);
     // Not an event at all, on the request lane (renderer and projector both read it), keyed by a job id.
     const garbageJob = newJobId();
-    const raw = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-    await raw.connect();
-    await raw.send({ topic: topics.queuedAsync, messages: [{ key: garbageJob, value: Buffer.from('not an event at all') }] });
-    await raw.disconnect();
+    const raw = kafka.producer();
+    await raw.send({ messages: [{ topic: topics.queuedAsync, key: Buffer.from(garbageJob), value: Buffer.from('not an event at all') }] });
+    await raw.close();
     const behind = await startJob(stack, key, 'a job behind them in the same partitions');
 
     // The job of the parked event ends failed, clearly; the rule of the first terminal event holds.

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Kafka, logLevel } from 'kafkajs';
+import { createKafka } from '@folio/event-log';
+import { createLogger } from '@folio/logging';
 import { Stack } from './support/stack.ts';
 import { snapshot, startJob } from './support/jobs.ts';
 
@@ -72,10 +73,9 @@ describe('folio replay: fresh tables, verified against the live ones, swapped in
     // The replay's tables are beside the live ones, and its consumer group is gone again.
     const [{ n: replayed }] = (await stack.sql`select count(*)::int as n from folio_replay.jobs`) as unknown as [{ n: number }];
     expect(replayed).toBeGreaterThanOrEqual(13);
-    const admin = new Kafka({ brokers: stack.env.KAFKA_BROKERS!.split(','), logLevel: logLevel.NOTHING }).admin();
-    await admin.connect();
-    const { groups } = await admin.listGroups();
-    await admin.disconnect();
+    const admin = createKafka({ clientId: 'replay-test', brokers: stack.env.KAFKA_BROKERS!.split(','), logger: createLogger('test', 'silent') }).admin();
+    const groups = [...(await admin.listGroups()).values()].map((g) => ({ groupId: g.id }));
+    await admin.close();
     expect(groups.map((g) => g.groupId).filter((g) => g.startsWith(stack.namespace) && g.includes('replay'))).toEqual([]);
 
     // 2. A difference in the live tables is found and named.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import { createKafka } from '@folio/event-log';
+import { createLogger } from '@folio/logging';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { CURRENT_VERSION, EventCodec, jobProcessing, SUBJECT_COMPATIBILITY, topicNames, type JobEventType, type Topics } from '@folio/events';
 import { Stack } from './support/stack.ts';
@@ -29,17 +30,15 @@ describe('schema evolution', () => {
     // events encoded with them, produced like any writer did.
     const registry = new SchemaRegistry({ host: stack.env.SCHEMA_REGISTRY_URL! });
     const ids = new Map<string, number>();
-    const kafka = new Kafka({ brokers: stack.env.KAFKA_BROKERS!.split(','), logLevel: logLevel.NOTHING });
-    const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-    await producer.connect();
+    const producer = createKafka({ clientId: 'schema-evolution-test', brokers: stack.env.KAFKA_BROKERS!.split(','), logger: createLogger('test', 'silent') }).producer();
     for (const entry of fixtureLog) {
       const topic = topics[entry.topic];
       const subject = EventCodec.subject(topic, entry.type, 1);
       if (!ids.has(subject)) ids.set(subject, (await registry.register({ type: SchemaType.AVRO, schema: firstSchema(entry.type) }, { subject })).id);
       const value = await registry.encode(ids.get(subject)!, entry.payload);
-      await producer.send({ topic, acks: -1, messages: [{ key: entry.payload.job_id, value }] });
+      await producer.send({ messages: [{ topic, key: Buffer.from(entry.payload.job_id), value }] });
     }
-    await producer.disconnect();
+    await producer.close();
 
     await stack.until(async () => {
       const [{ n }] = (await stack.sql`select count(*)::int as n from job_history`) as unknown as [{ n: number }];

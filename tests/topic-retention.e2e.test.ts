@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import kafkajs from 'kafkajs';
+import { ConfigResourceTypes } from '@platformatic/kafka';
 import { loadConfig } from '@folio/config';
 import { allTopics } from '@folio/events';
 import { createLogger } from '@folio/logging';
@@ -15,19 +15,18 @@ describe('the topics the apps make keep the log for audit', () => {
   const admin = log.kafka.admin();
   afterAll(async () => {
     await admin.deleteTopics({ topics: allTopics(log.topics) }).catch(() => {});
-    await admin.disconnect();
+    await admin.close();
   });
 
   async function settings(): Promise<Record<string, Record<string, string>>> {
-    const { resources } = await admin.describeConfigs({
-      resources: allTopics(log.topics).map((name) => ({ type: kafkajs.ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'retention.bytes', 'cleanup.policy'] })),
+    const resources = await admin.describeConfigs({
+      resources: allTopics(log.topics).map((name) => ({ resourceType: ConfigResourceTypes.TOPIC, resourceName: name, configurationKeys: ['retention.ms', 'retention.bytes', 'cleanup.policy'] })),
       includeSynonyms: false,
     });
-    return Object.fromEntries(resources.map((r) => [r.resourceName, Object.fromEntries(r.configEntries.map((e) => [e.configName, e.configValue]))]));
+    return Object.fromEntries(resources.map((r) => [r.resourceName, Object.fromEntries(r.configs.map((e) => [e.name, e.value ?? '']))]));
   }
 
   it('forever by default, deleted by time only and never compacted; FOLIO_LOG_RETENTION_DAYS changes topics that exist', async () => {
-    await admin.connect();
     await prepareTopics(configFor({}), log);
     for (const topic of Object.values(await settings())) expect(topic).toEqual({ 'retention.ms': '-1', 'retention.bytes': '-1', 'cleanup.policy': 'delete' });
 

@@ -1,3 +1,5 @@
+import { DEFAULT_OPTIONS, jobQueued, newJobId, type JobQueued } from '@folio/events';
+
 /** A realistic article in Markdown (~1,500 words: headings, emphasis, links, lists, a table, code). */
 export function sampleArticle(words = 1500): string {
   const sentence = (i: number) =>
@@ -15,4 +17,21 @@ export function sampleArticle(words = 1500): string {
     if (section % 3 === 0) parts.push('| key | value |', '|-----|-------|', '| a | 1 |', '| b | 2 |', '');
   }
   return parts.join('\n');
+}
+
+/** `count` async markdown→text requests of `markdown` (each made unique), as the API would queue them for a key. */
+export function asyncTextJobs(keyId: string, markdown: string, count: number): JobQueued[] {
+  return Array.from({ length: count }, (_, i) =>
+    jobQueued({
+      job_id: newJobId(),
+      request_id: `bench-${i}`,
+      key_id: keyId,
+      lane: 'async',
+      output: 'text',
+      input: { kind: 'markdown', text: `${markdown}\n\nJob ${i}.`, ref: null },
+      options: DEFAULT_OPTIONS,
+      webhook_url: null,
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+    }),
+  );
 }

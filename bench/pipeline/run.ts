@@ -11,13 +11,13 @@ import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';
 import { convert } from '@folio/conversion';
 import { loadConfig } from '@folio/config';
-import { DEFAULT_OPTIONS, jobQueued, newJobId } from '@folio/events';
+import { DEFAULT_OPTIONS } from '@folio/events';
 import { EventPublisher } from '@folio/event-log';
 import { createLogger } from '@folio/logging';
 import { connectEventLog } from '@folio/service';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
-import { sampleArticle } from './markdown.ts';
+import { asyncTextJobs, sampleArticle } from './markdown.ts';
 import { percentile } from '../stats.ts';
 import { cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
 import { runStamp, verdict, writeSection } from '../docs-section.ts';
@@ -124,19 +124,7 @@ try {
     const log_ = connectEventLog(loadConfig(s.env), createLogger('bench', 'warn'), 'folio-bench');
     const publisher = new EventPublisher(log_.kafka, log_.codec, log_.topics);
     await publisher.connect();
-    const events = Array.from({ length: ASYNC_JOBS }, (_, i) =>
-      jobQueued({
-        job_id: newJobId(),
-        request_id: `bench-${i}`,
-        key_id: keyId,
-        lane: 'async',
-        output: 'text',
-        input: { kind: 'markdown', text: `${markdown}\n\nJob ${i}.`, ref: null },
-        options: DEFAULT_OPTIONS,
-        webhook_url: null,
-        expires_at: new Date(Date.now() + 3600_000).toISOString(),
-      }),
-    );
+    const events = asyncTextJobs(keyId, markdown, ASYNC_JOBS);
     const cpuBefore = cpuSnapshot();
     for (let i = 0; i < events.length; i += 100) await publisher.publish(...events.slice(i, i + 100));
     await publisher.disconnect();

@@ -25,7 +25,7 @@ import {
   allTopics,
   type JobEvent,
 } from '@folio/events';
-import { consumerConfig, EventPublisher } from '@folio/event-log';
+import { consumeEvents, EventPublisher } from '@folio/event-log';
 import { createLogger } from '@folio/logging';
 import { replayReadModels } from '@folio/projections';
 import { connectEventLog, prepareTopics } from '@folio/service';
@@ -133,27 +133,30 @@ try {
     await publisher.disconnect();
     log(`published ${EVENTS} events in ${((performance.now() - tp) / 1000).toFixed(1)} s`);
 
-    // (a) read and decode only.
+    // (a) read and decode only: the consumer loop every consumer runs, with a handler that stores nothing.
     const groupId = `${config.topicPrefix}folio-bench-decode-${randomUUID()}`;
-    const consumer = eventLog.kafka.consumer({ ...consumerConfig(groupId, 30_000), maxBytesPerPartition: 4 * 1024 * 1024, maxBytes: 32 * 1024 * 1024 });
     let decoded = 0;
     const ta = performance.now();
-    await consumer.connect();
-    await consumer.subscribe({ topics: allTopics(eventLog.topics), fromBeginning: true });
-    const allDecoded = new Promise<void>((done) => {
-      void consumer.run({
-        autoCommit: false,
-        partitionsConsumedConcurrently: 4,
-        eachBatch: async ({ batch }) => {
-          for (const m of batch.messages) await eventLog.codec.decode(m.value!);
-          decoded += batch.messages.length;
-          if (decoded >= EVENTS) done();
-        },
-      });
+    let allDone!: () => void;
+    const allDecoded = new Promise<void>((done) => (allDone = done));
+    const reader = await consumeEvents({
+      kafka: eventLog.kafka,
+      codec: eventLog.codec,
+      groupId,
+      topics: allTopics(eventLog.topics),
+      sessionTimeoutMs: 30_000,
+      logger: createLogger('bench', 'warn'),
+      what: 'bench reader',
+      maxBatch: 10_000,
+      handle: async ({ events }) => {
+        decoded += events.length;
+        if (decoded >= EVENTS) allDone();
+      },
+      unapplicable: async () => {},
     });
     await allDecoded;
     const decodeSeconds = (performance.now() - ta) / 1000;
-    await consumer.disconnect();
+    await reader.stop();
     log(`(a) decode only: ${rate(EVENTS, decodeSeconds)} events/s`);
 
     // (b) the live projector from offset 0.

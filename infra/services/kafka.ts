@@ -5,14 +5,11 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Kafka, logLevel } from 'kafkajs';
-import { mendRequestQueue } from '@folio/event-log/request-queue';
+import { Admin } from '@platformatic/kafka';
 import { javaCommand, kafkaClasspath } from './cache.ts';
 import { ensureReady, spawnService, waitUntilReady, type RunningService } from './process.ts';
 
 const execFileAsync = promisify(execFile);
-// The readiness probe is a kafkajs client too: without the mend its connections spin (and warn on Node 24).
-mendRequestQueue();
 
 export interface KafkaOptions {
   /** Client (PLAINTEXT) listener on 127.0.0.1. */
@@ -118,22 +115,13 @@ export async function startKafka(opts: KafkaOptions): Promise<KafkaService> {
   return Object.assign(svc, { brokers });
 }
 
-/** True when a kafkajs admin can connect and describe the cluster (with at least one broker and a controller). */
+/** True when an admin client can connect and read the cluster's metadata (with at least one broker and a controller). */
 export async function probeKafka(brokers: string): Promise<boolean> {
-  const kafka = new Kafka({
-    clientId: 'folio-infra-probe',
-    brokers: brokers.split(','),
-    logLevel: logLevel.NOTHING,
-    connectionTimeout: 1_000,
-    requestTimeout: 3_000,
-    retry: { retries: 0 },
-  });
-  const admin = kafka.admin({ retry: { retries: 0 } });
+  const admin = new Admin({ clientId: 'folio-infra-probe', bootstrapBrokers: brokers.split(','), connectTimeout: 1_000, requestTimeout: 3_000, retries: 0 });
   try {
-    await admin.connect();
-    const cluster = await admin.describeCluster();
-    return cluster.brokers.length > 0 && cluster.controller !== null;
+    const cluster = await admin.metadata({ topics: [] });
+    return cluster.brokers.size > 0 && cluster.controllerId >= 0;
   } finally {
-    await admin.disconnect().catch(() => undefined);
+    await admin.close().catch(() => undefined);
   }
 }

@@ -1,4 +1,4 @@
-import type { Admin } from 'kafkajs';
+import type { Admin } from '@platformatic/kafka';
 import type { Sql } from '@folio/db';
 import { groupStatus } from '@folio/event-log';
 import { countParked } from '@folio/parked-events';
@@ -6,10 +6,10 @@ import { countParked } from '@folio/parked-events';
 /**
  * Readiness means jobs flow, not only that the stores answer: every consumer group jobs need (the projector and each
  * renderer lane) must have a member consuming, or accepted jobs would wait with nobody to take them. The dispatcher
- * is shown but does not decide it: callbacks wait for it (their schedule is durable), conversions do not, and taking
- * the API out of rotation for it would stop everything for the sake of the callbacks. The lag of each group and the
- * number of parked events are shown beside it; parked events do not make Folio unready (their partitions moved on),
- * they wait for an operator.
+ * consumes no topic and does not decide it: callbacks wait for it (their schedule is durable), conversions do not,
+ * and taking the API out of rotation for it would stop everything for the sake of the callbacks. The lag of each
+ * group and the number of parked events are shown beside it; parked events do not make Folio unready (their
+ * partitions moved on), they wait for an operator.
  */
 export function flowCheck(admin: Admin, sql: Sql, groups: Array<{ name: string; group: string; topics: string[]; jobsNeedIt: boolean }>) {
   return async (): Promise<Record<string, unknown>> => {

@@ -24,7 +24,6 @@ await runService('api', async ({ config, logger }) => {
   limiter.start();
 
   const admin = log.kafka.admin();
-  await admin.connect();
   const app = await buildApp({
     logger,
     db: database.db,
@@ -40,7 +39,7 @@ await runService('api', async ({ config, logger }) => {
     localFiles: store instanceof LocalDiskStore ? store : null,
     checks: {
       postgres: async () => void (await database.sql`select 1`),
-      kafka: async () => void (await admin.describeCluster()),
+      kafka: async () => void (await admin.metadata({ topics: [], forceUpdate: true })),
       schema_registry: async () => {
         const response = await fetch(`${config.schemaRegistryUrl}/subjects`);
         if (!response.ok) throw new Error(`registry answered ${response.status}`);
@@ -57,7 +56,7 @@ await runService('api', async ({ config, logger }) => {
       await app.close();
       await limiter.stop();
       await watch.stop();
-      await Promise.allSettled([publisher.disconnect(), admin.disconnect()]);
+      await Promise.allSettled([publisher.disconnect(), admin.close()]);
       await database.close();
     },
   };

@@ -1,10 +1,9 @@
 import type { Sql } from '@folio/db';
-import { readMessageAt } from '@folio/event-log';
+import { readMessageAt, type KafkaClients } from '@folio/event-log';
 import type { EventCodec } from '@folio/events';
 import { reapplyEvent } from '@folio/projections';
-import { scheduleCallbacks } from '@folio/webhooks';
+import { scheduleCallbacks, type OwedCallback } from '@folio/webhooks';
 import { findParked, listParked, markResolved, markStillParked, type ParkedEvent } from '@folio/parked-events';
-import type { Kafka } from 'kafkajs';
 
 /** `folio parked list`: one line per parked event, oldest first. */
 export function formatParked(rows: ParkedEvent[]): string {
@@ -38,11 +37,12 @@ export interface RetryOutcome {
 /**
  * Re-applies parked events after their fault was mended: each is read again from its place in the log (the log
  * still holds it) and handed to the consumer's own code. For the projector that folds the job again with the event
- * in its place (`reapplyEvent`), so the read models match what a rebuild gives. A renderer's parked request had its job failed when it was parked, and a
- * job's end never changes, so for it the retry checks that the request now decodes and closes the record. For the
- * dispatcher, a terminal event that now decodes schedules its job's callback (if one is owed and not yet scheduled).
+ * in its place (`reapplyEvent`), so the read models match what a rebuild gives (with what the live projection does
+ * beside them: the meter, callbacks owed). A renderer's parked request had its job failed when it was parked, and a
+ * job's end never changes, so for it the retry checks that the request now decodes and closes the record. For a
+ * dispatcher's (from releases where it read the log), a terminal event that now decodes owes its job's callback.
  */
-export async function retryParked(deps: { sql: Sql; kafka: Kafka; codec: EventCodec }, which: number | 'all'): Promise<RetryOutcome[]> {
+export async function retryParked(deps: { sql: Sql; kafka: KafkaClients; codec: EventCodec }, which: number | 'all'): Promise<RetryOutcome[]> {
   const rows = which === 'all' ? await listParked(deps.sql) : [await findParked(deps.sql, which)].filter((r) => r !== null);
   if (which !== 'all' && rows.length === 0) throw new Error(`no parked event #${which}`);
   const outcomes: RetryOutcome[] = [];
@@ -60,10 +60,14 @@ export async function retryParked(deps: { sql: Sql; kafka: Kafka; codec: EventCo
         const how = await reapplyEvent(deps.sql, { topic: row.topic, partition: row.partition, offset: row.offset, event });
         detail = `${event.type} of job ${event.job_id} ${REAPPLIED[how]}`;
       } else if (row.consumer === 'folio-dispatcher') {
-        // The dispatcher only schedules callbacks from terminal events; scheduling is idempotent.
+        // Parked by a dispatcher of a release that scheduled callbacks itself (the projector does now): a terminal
+        // event that now decodes owes its job's callback, if the job has one; scheduling is idempotent.
         const terminal = event.type === 'JobSucceeded' || event.type === 'JobFailed';
-        const scheduled = terminal ? await scheduleCallbacks(deps.sql, [event.job_id]) : 0;
-        detail = `${event.type} of job ${event.job_id} decodes; ${scheduled > 0 ? 'its callback is scheduled' : 'no callback was owed or it was scheduled already'}`;
+        const jobs = terminal ? await deps.sql<OwedCallback[]>`
+          select job_id, key_id, webhook_url, finished_at, expires_at from jobs
+          where job_id = ${event.job_id} and status in ('succeeded', 'failed')` : [];
+        await scheduleCallbacks(deps.sql, jobs);
+        detail = `${event.type} of job ${event.job_id} decodes; ${jobs.some((j) => j.webhook_url) ? 'its callback is owed (once)' : 'no callback was owed'}`;
       }
       await markResolved(deps.sql, row.id);
       outcomes.push({ id: row.id, applied: true, detail });

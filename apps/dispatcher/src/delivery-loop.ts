@@ -14,8 +14,13 @@ export interface DeliveryLoopOptions {
   logger: Logger;
 }
 
-/** How often an idle dispatcher looks for callbacks another process scheduled, at the longest. */
-const POLL_MS = 1000;
+/**
+ * How often an idle dispatcher looks at the schedule on its own, at the longest. Callbacks newly owed wake it at once
+ * (the projector's NOTIFY), and a retry wakes it when it comes due; the look only finds claims of a dispatcher that
+ * died running out, and whatever a lost notification left (a look costs Postgres round trips an idle process need not
+ * pay every second).
+ */
+const POLL_MS = 5000;
 
 /**
  * Sends owed callbacks as they come due, with bounded concurrency and per-host fairness: a receiver host is entitled

@@ -3,16 +3,16 @@ import { connect, migrateDatabase } from '@folio/db';
 import { EventPublisher } from '@folio/event-log';
 import { keySeal } from '@folio/keys';
 import { guardedAgent, NetworkPolicy } from '@folio/network-policy';
+import { CALLBACK_CHANNEL } from '@folio/webhooks';
 import { connectEventLog, prepareTopics, runService } from '@folio/service';
 import { createBlobStore } from '@folio/storage';
 import { deliverCallback } from './deliver-callback.ts';
 import { DeliveryLoop } from './delivery-loop.ts';
-import { startScheduling } from './schedule-callbacks.ts';
 import { SigningKeys } from './signing-keys.ts';
 
 /**
- * The callback dispatcher: reads terminal events, keeps a durable schedule of the callbacks owed, and sends each
- * as a signed POST with its retries, recording every attempt as an event.
+ * The callback dispatcher: sends the callbacks owed in the durable schedule (the projector owes them in the
+ * transaction that makes a job final) as signed POSTs with their retries, recording every attempt as an event.
  */
 await runService('dispatcher', async ({ config, logger }) => {
   const log = connectEventLog(config, logger, 'folio-dispatcher');
@@ -45,22 +45,14 @@ await runService('dispatcher', async ({ config, logger }) => {
     deliver: (callback, waiting) => deliverCallback(context, callback, waiting),
     logger,
   });
+  // Told by the projector the moment callbacks become owed; the loop also looks on its own (retries come due, and
+  // claims of a dispatcher that died run out).
+  const { unlisten } = await database.sql.listen(CALLBACK_CHANNEL, () => loop.wake(), () => loop.wake());
   loop.start();
-  const scheduling = await startScheduling({
-    kafka: log.kafka,
-    sql: database.sql,
-    codec: log.codec,
-    lifecycleTopic: log.topics.lifecycle,
-    groupId: `${config.topicPrefix}folio-dispatcher`,
-    consumerName: 'folio-dispatcher',
-    sessionTimeoutMs: config.kafkaSessionTimeoutMs,
-    logger,
-    onScheduled: () => loop.wake(),
-  });
   logger.info({ worker: context.worker, concurrency: config.webhookConcurrency, per_host: config.webhookHostConcurrency }, 'dispatcher delivering callbacks');
   return {
     async stop() {
-      await scheduling.stop();
+      await unlisten();
       await loop.stop();
       await Promise.allSettled([agent.close(), publisher.disconnect(), database.close()]);
     },

@@ -12,31 +12,39 @@ export interface AttemptStart {
 }
 
 /**
- * Records a start of a job before any work, in one round trip. The first run is counted at once. A job with a run
- * that never finished (its renderer died, perhaps of another job beside it) is not counted yet: it must first have
- * its renderer to itself, so that only a job that kills renderers running alone uses up its attempts.
+ * Records a start of each of these jobs before any work, in one round trip whatever their number. A job's first run
+ * is counted at once. A job with a run that never finished (its renderer died, perhaps of another job beside it) is
+ * not counted yet: it must first have its renderer to itself, so that only a job that kills renderers running alone
+ * uses up its attempts.
  */
-export async function startAttempt(sql: Sql, jobId: string, worker: string): Promise<AttemptStart> {
-  const [row] = await sql<{ attempts: number; counted: number; before: number; status: string | null }[]>`
-    with before as (select counted from render_attempts where job_id = ${jobId}),
+export async function startAttempts(sql: Sql, jobIds: string[], worker: string): Promise<Map<string, AttemptStart>> {
+  const ids = [...new Set(jobIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await sql<{ job_id: string; attempts: number; counted: number; before: number; status: string | null }[]>`
+    with before as (select job_id, counted from render_attempts where job_id = any(${ids}::uuid[])),
     started as (
-      insert into render_attempts (job_id, attempts, counted, worker, started_at) values (${jobId}, 1, 1, ${worker}, now())
+      insert into render_attempts (job_id, attempts, counted, worker, started_at)
+      select id, 1, 1, ${worker}, now() from unnest(${ids}::uuid[]) as id
       on conflict (job_id) do update set
         attempts = render_attempts.attempts + 1,
         counted = greatest(render_attempts.counted, 1),
         worker = excluded.worker,
         started_at = now()
-      returning attempts, counted
+      returning job_id, attempts, counted
     )
-    select started.attempts, started.counted, coalesce((select counted from before), 0) as before,
-           (select status from jobs where job_id = ${jobId}) as status
-    from started`;
-  return {
-    attempt: row!.attempts,
-    counted: row!.counted,
-    isolate: row!.before > 0,
-    settled: row!.status === 'succeeded' || row!.status === 'failed',
-  };
+    select started.job_id, started.attempts, started.counted, coalesce(before.counted, 0) as before, jobs.status
+    from started left join before using (job_id) left join jobs using (job_id)`;
+  return new Map(
+    rows.map((row) => [
+      row.job_id,
+      { attempt: row.attempts, counted: row.counted, isolate: row.before > 0, settled: row.status === 'succeeded' || row.status === 'failed' },
+    ]),
+  );
+}
+
+/** Records one start of a job (`startAttempts` of one). */
+export async function startAttempt(sql: Sql, jobId: string, worker: string): Promise<AttemptStart> {
+  return (await startAttempts(sql, [jobId], worker)).get(jobId)!;
 }
 
 /** Counts a run that now has its renderer to itself; returns the runs counted. */

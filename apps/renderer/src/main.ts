@@ -52,7 +52,6 @@ await runService('renderer', async ({ config, logger }) => {
         kafka: log.kafka,
         codec: log.codec,
         slots,
-        concurrency: config.renderConcurrency,
         sessionTimeoutMs: config.kafkaSessionTimeoutMs,
         render,
         logger,

@@ -1,23 +1,13 @@
-import { ConversionError, print, type ConversionPool } from '@folio/conversion';
+import { print, type ConversionPool, type ConversionRequest, type Prepared } from '@folio/conversion';
 import type { PdfRenderer } from '@folio/pdf';
 import type { Sql } from '@folio/db';
-import {
-  jobError,
-  jobFailed,
-  renderTimeoutError,
-  jobProcessing,
-  jobSucceeded,
-  type JobError,
-  type JobEvent,
-  type JobQueued,
-  type JobResult,
-  type JobSucceeded,
-} from '@folio/events';
+import { jobFailed, jobProcessing, jobSucceeded, type JobEvent, type JobQueued, type JobResult, type JobSucceeded } from '@folio/events';
 import { ConsumerStoppedError, retryTransient, type EventPublisher, type RetryContext } from '@folio/event-log';
 import type { Faults } from '@folio/config';
 import type { Logger } from '@folio/logging';
 import { claimCheck, redeem, type BlobStore } from '@folio/storage';
-import { countIsolatedRun, startAttempt, uncountRun } from './attempts.ts';
+import { countIsolatedRun, startAttempt, uncountRun, type AttemptStart } from './attempts.ts';
+import { outcomeOf } from './outcome.ts';
 import type { Slot } from './slots.ts';
 
 export interface RenderContext {
@@ -42,6 +32,13 @@ export interface RenderContext {
  */
 export const ANNOUNCE_AFTER_MS = 100;
 
+/** One run of a job: its counted start. */
+export interface Run {
+  job: JobQueued;
+  attempt: number;
+  counted: number;
+}
+
 /**
  * Runs one queued job to its terminal event: JobProcessing for each attempt, then JobSucceeded or JobFailed.
  * It resolves only once the terminal event is durably in the log; the caller commits the JobQueued offset after
@@ -49,20 +46,14 @@ export const ANNOUNCE_AFTER_MS = 100;
  * across renderer processes: a job that fails unexpectedly, or that takes its renderer down, fails with
  * render_failed once it has been started `attempts` times, so a poison job never blocks its partition or cycles
  * through the renderer fleet. While the broker or Postgres is away, it waits (`waiting`) instead of failing the job.
+ * `started` is the job's start when the caller recorded it already (a batch records its jobs' starts together).
  */
-export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: RetryContext, slot: Slot): Promise<void> {
+export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: RetryContext, slot: Slot, started?: AttemptStart): Promise<void> {
   const log = ctx.logger.child({ job_id: job.job_id, request_id: job.request_id });
   const record = (...events: JobEvent[]) => retryTransient(() => ctx.publisher.publish(...events), waiting);
 
-  if (job.lane === 'sync' && Date.now() - Date.parse(job.occurred_at) > ctx.syncTimeoutMs) {
-    // The caller has been answered render_timeout already; converting now would only be thrown away.
-    log.info('sync job older than the sync ceiling: not converted');
-    await record(jobFailed(job.job_id, null, ctx.worker, renderTimeoutError(ctx.syncTimeoutMs)));
-    return;
-  }
-
-  for (;;) {
-    const start = await retryTransient(() => startAttempt(ctx.sql, job.job_id, ctx.worker), waiting);
+  for (let first = started; ; first = undefined) {
+    const start = first ?? (await retryTransient(() => startAttempt(ctx.sql, job.job_id, ctx.worker), waiting));
     const { attempt } = start;
     if (start.settled) {
       log.info({ attempt }, 'job is final already: not converted again');
@@ -85,68 +76,72 @@ export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: Ret
         return;
       }
     }
-    try {
-      if (await runAttempt(ctx, job, attempt, counted, record, log)) return;
-    } catch (error) {
-      // The consumer stopped while the outcome waited for the broker: the job goes to the next reader, and this run
-      // was no fault of the job's.
-      if (error instanceof ConsumerStoppedError) await uncountRun(ctx.sql, job.job_id).catch(() => {});
-      throw error;
-    }
+    const [done] = await runAttempts(ctx, [{ job, attempt, counted }], waiting);
+    if (done) return;
     await new Promise((r) => setTimeout(r, 100 * 2 ** counted));
   }
 }
 
-/** One run of a job; true once its outcome is in the log, false when it failed unexpectedly and may run again. */
-async function runAttempt(
-  ctx: RenderContext,
-  job: JobQueued,
-  attempt: number,
-  counted: number,
-  record: (...events: JobEvent[]) => Promise<void>,
-  log: Logger,
-): Promise<boolean> {
-  const processing = jobProcessing(job.job_id, attempt, ctx.worker);
-  let announced: Promise<void> | null = null;
-  const announce = () => (announced ??= record(processing));
-  // A retry is announced before it starts, so the history shows every start even if this one dies too.
-  if (attempt > 1) await announce();
-  const timer = setTimeout(() => void announce().catch(() => {}), ANNOUNCE_AFTER_MS);
-  const started = performance.now();
-  const outcome = await produce(ctx, job).then(
-    (result) => ({ result, error: null }),
-    (error: unknown) => ({ result: null, error }),
-  );
-  clearTimeout(timer);
-  // The attempt's JobProcessing, if not written yet, goes first in the same request as what follows it.
-  const pending = announced ? (await announced, []) : [processing];
-  const ms = performance.now() - started;
-
-  if (outcome.result) {
-    await recordSuccess(ctx, record, pending, jobSucceeded(job.job_id, attempt, ctx.worker, outcome.result, ms), log);
-    log.info({ attempt, ms: Math.round(ms), output: job.output }, 'job succeeded');
-    return true;
-  }
-  const { error } = outcome;
-  if (error instanceof ConversionError && error.code !== 'render_failed') {
-    await record(...pending, jobFailed(job.job_id, attempt, ctx.worker, errorOf(error)));
-    log.info({ attempt, code: error.code }, 'job failed');
-    return true;
-  }
-  log.warn({ err: error, attempt, counted }, 'conversion attempt failed');
-  if (counted >= ctx.attempts) {
-    await record(
-      ...pending,
-      jobFailed(job.job_id, attempt, ctx.worker, {
-        code: 'render_failed',
-        message: `conversion failed on the service's side after ${counted} attempts`,
-        retryable: true,
+/**
+ * Runs counted starts of several jobs together, as one chunk: their conversions go to one worker in one message
+ * (`ConversionPool.prepareAll`), and their outcomes to the log together (the publisher writes calls made at once in
+ * one request). For each run: true once its job's outcome is in the log, false when it failed unexpectedly and may
+ * run again (`outcomeOf`). A consumer that stops while outcomes wait for the broker takes the runs back: the jobs go
+ * to the next reader, and these runs were no fault of theirs.
+ */
+export async function runAttempts(ctx: RenderContext, runs: Run[], waiting: RetryContext, here = false): Promise<boolean[]> {
+  const record = (...events: JobEvent[]) => retryTransient(() => ctx.publisher.publish(...events), waiting);
+  const processing = runs.map((r) => jobProcessing(r.job.job_id, r.attempt, ctx.worker));
+  const announced: Array<Promise<void> | null> = runs.map(() => null);
+  const announce = (i: number) => (announced[i] ??= record(processing[i]!));
+  try {
+    // A retry is announced before it starts, so the history shows every start even if this one dies too.
+    await Promise.all(runs.map((r, i) => r.attempt > 1 && announce(i)));
+    const timer = setTimeout(() => runs.forEach((_, i) => void announce(i).catch(() => {})), ANNOUNCE_AFTER_MS);
+    let outcomes: Array<{ result: JobResult | null; error: unknown | null; ms: number }>;
+    try {
+      outcomes = await convertAll(ctx, runs.map((r) => r.job), here);
+    } finally {
+      clearTimeout(timer);
+    }
+    return await Promise.all(
+      runs.map(async (run, i) => {
+        // The attempt's JobProcessing, if not written yet, goes first in the same request as what follows it.
+        const pending = announced[i] ? (await announced[i], []) : [processing[i]!];
+        return recordOutcome(ctx, run, outcomes[i]!, pending, record);
       }),
     );
-    return true;
+  } catch (error) {
+    if (error instanceof ConsumerStoppedError) await Promise.all(runs.map((r) => uncountRun(ctx.sql, r.job.job_id).catch(() => {})));
+    throw error;
   }
-  if (pending.length > 0) await record(...pending);
-  return false;
+}
+
+/** Writes what a run came to; true when that is its job's end. */
+async function recordOutcome(
+  ctx: RenderContext,
+  { job, attempt, counted }: Run,
+  { result, error, ms }: { result: JobResult | null; error: unknown | null; ms: number },
+  pending: JobEvent[],
+  record: (...events: JobEvent[]) => Promise<void>,
+): Promise<boolean> {
+  const log = ctx.logger.child({ job_id: job.job_id, request_id: job.request_id });
+  const outcome = outcomeOf(result ? null : error, counted, ctx.attempts);
+  switch (outcome.kind) {
+    case 'succeeded':
+      await recordSuccess(ctx, record, pending, jobSucceeded(job.job_id, attempt, ctx.worker, result!, ms), log);
+      log.info({ attempt, ms: Math.round(ms), output: job.output }, 'job succeeded');
+      return true;
+    case 'failed':
+      if (outcome.error.code === 'render_failed') log.warn({ err: error, attempt, counted }, 'conversion attempt failed: no attempts left');
+      await record(...pending, jobFailed(job.job_id, attempt, ctx.worker, outcome.error));
+      log.info({ attempt, code: outcome.error.code }, 'job failed');
+      return true;
+    case 'again':
+      log.warn({ err: error, attempt, counted }, 'conversion attempt failed');
+      if (pending.length > 0) await record(...pending);
+      return false;
+  }
 }
 
 /**
@@ -176,12 +171,47 @@ async function recordSuccess(
   }
 }
 
-async function produce(ctx: RenderContext, job: JobQueued): Promise<JobResult> {
+/**
+ * Converts the jobs of a chunk: their inputs redeemed, prepared by one worker in one message, pdfs printed in the
+ * warm browser, files and large results stored. Each job's result or error, with how long its conversion took.
+ */
+async function convertAll(ctx: RenderContext, jobs: JobQueued[], here: boolean): Promise<Array<{ result: JobResult | null; error: unknown | null; ms: number }>> {
+  const settled = <T>(work: Promise<T>) => work.then((value) => ({ value, error: null }), (error: unknown) => ({ value: null, error }));
+  const inputs = await Promise.all(jobs.map((job) => settled(redeemInput(ctx, job))));
+  // A slow conversion, as a test injects it (never set in production): its time is the conversion's.
+  const delayMs = ctx.faults.renderDelayMs;
+  if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+  const runnable = inputs.flatMap((input, i) => (input.error === null ? [{ i, request: input.value! }] : []));
+  const preparing = here && runnable.length === 1 ? ctx.engine.pool.prepareHere(runnable[0]!.request).then((one) => [one]) : ctx.engine.pool.prepareAll(runnable.map((r) => r.request));
+  const prepared = await preparing.then(
+    (replies) => replies,
+    (error: unknown) => runnable.map((): Prepared => ({ ok: false, error, ms: 0 })),
+  );
+  const byJob = new Map(runnable.map((r, n) => [r.i, prepared[n]!]));
+  return Promise.all(
+    jobs.map(async (job, i) => {
+      const input = inputs[i]!;
+      const reply = byJob.get(i);
+      if (input.error !== null) return { result: null, error: input.error, ms: 0 };
+      if (!reply!.ok) return { result: null, error: reply!.error, ms: delayMs + reply!.ms };
+      // Its time in the worker, and then its own printing and storing (not its chunk's other jobs').
+      const finishing = performance.now();
+      const outcome = await settled(finish(ctx, job, reply!.result));
+      return { result: outcome.value, error: outcome.error, ms: delayMs + reply!.ms + performance.now() - finishing };
+    }),
+  );
+}
+
+/** A job's input as the engine takes it; the faults a test injects (never set in production) apply here. */
+async function redeemInput(ctx: RenderContext, job: JobQueued): Promise<ConversionRequest> {
   const text = (await redeem(ctx.store, job.input))!;
-  if (ctx.faults.renderDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.faults.renderDelayMs));
   if (ctx.faults.throwOnMarker && text.includes(ctx.faults.throwOnMarker)) throw new Error('injected fault: poison input');
   if (ctx.faults.crashOnMarker && text.includes(ctx.faults.crashOnMarker)) process.kill(process.pid, 'SIGKILL');
-  const prepared = await ctx.engine.pool.prepare({ input: { kind: job.input.kind, text }, output: job.output, options: job.options });
+  return { input: { kind: job.input.kind, text }, output: job.output, options: job.options };
+}
+
+/** What a prepared conversion becomes: printed if it is a pdf, stored if it is a file or too large to ride in an event. */
+async function finish(ctx: RenderContext, job: JobQueued, prepared: Extract<Prepared, { ok: true }>['result']): Promise<JobResult> {
   const conversion = prepared.kind === 'print' ? await print(prepared, ctx.engine.pdf) : prepared;
   const result: JobResult = { output: conversion.output, content: null, content_ref: null, file: null, document: conversion.document };
   if (conversion.kind === 'file') {
@@ -199,8 +229,3 @@ async function produce(ctx: RenderContext, job: JobQueued): Promise<JobResult> {
 function contentTypeOf(output: 'html' | 'text' | 'markdown' | 'json'): string {
   return output === 'html' ? 'text/html; charset=utf-8' : output === 'json' ? 'application/json' : 'text/plain; charset=utf-8';
 }
-
-function errorOf(error: ConversionError): JobError {
-  return jobError(error.code, error.message);
-}
-

@@ -19,7 +19,7 @@ export class RenderSlots {
   /** Jobs waiting to run alone, first come first served; they hold no slot while they wait, so they cannot deadlock. */
   private readonly isolating: Array<() => void> = [];
 
-  constructor(private readonly size: number) {
+  constructor(readonly size: number) {
     this.free = size;
   }
 

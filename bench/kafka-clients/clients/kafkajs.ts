@@ -2,7 +2,7 @@
 // idempotent producer (acks=-1, one request in flight), offsets resolved only once the batch's output is
 // acknowledged and committed by kafkajs' own interval commit (which commits resolved offsets only).
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
-import { mendRequestQueue } from '@folio/event-log/request-queue';
+import { mendRequestQueue } from '../kafkajs-request-queue.ts';
 import type { ClientModule, Member, MemberConfig } from '../protocol.ts';
 import { outValue, SETTINGS } from '../protocol.ts';
 

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { ConversionError, type ConversionErrorCode } from './errors.ts';
-import type { Conversion, ConversionRequest, Printable } from './convert.ts';
+import { prepare, type Conversion, type ConversionRequest, type Printable } from './convert.ts';
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's cores). */
@@ -16,18 +16,29 @@ export interface PoolOptions {
  */
 const YOUNG_GENERATION_MB = 64;
 
-type Reply = { id: number; ok: true; result: Conversion | Printable } | { id: number; ok: false; error: { name: string; code?: string; message: string; retryable?: boolean } };
+/** What a worker sends back for one request of a chunk, with how long the worker spent on it. */
+export type WorkerReply = ({ ok: true; result: Conversion | Printable } | { ok: false; error: { name: string; code?: string; message: string; retryable?: boolean } }) & { ms: number };
+/** A worker's message: the replies to a chunk, in its order. */
+export type ChunkReply = { id: number; replies: WorkerReply[] };
+
+/** How one request of a chunk ended, and how long its worker spent on it (0 when it never reached one). */
+export type Prepared = ({ ok: true; result: Conversion | Printable } | { ok: false; error: unknown }) & { ms: number };
 
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
-  busy: { id: number; resolve: (r: Conversion | Printable) => void; reject: (e: unknown) => void } | null;
+  busy: { id: number; resolve: (r: Prepared[]) => void; reject: (e: unknown) => void } | null;
 }
 
 /**
  * Runs `prepare` (fetching, jsdom parsing, extraction, sanitising, markdown, docx) in worker threads, so that the
  * renderer's event loop stays free for Kafka heartbeats, the browser and other jobs: a 1,000,000-character input
- * keeps a thread busy for seconds. A worker that dies fails only the job it had, and is replaced.
+ * keeps a thread busy for seconds. A worker that dies fails only the chunk it had, and is replaced.
+ *
+ * Work goes to a worker a chunk at a time: several requests in one message, their replies in one message back. A
+ * message wakes the thread it is sent to, and on a virtual machine a wake-up costs as much as a small conversion
+ * (measured here: ~0.5 ms of the renderer's CPU per message), so a renderer draining a backlog sends its quick jobs
+ * in chunks and pays that once a chunk (`chunksOf` in the renderer decides what goes together).
  */
 export class ConversionPool {
   private readonly slots: Slot[] = [];
@@ -40,19 +51,50 @@ export class ConversionPool {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
+  /** How many worker threads run conversions at once. */
+  get size(): number {
+    return this.slots.length;
+  }
+
   /** Resolves once every worker has loaded its modules (a cold start takes seconds), so the first job is not slow. */
   async ready(): Promise<void> {
     await Promise.all(this.slots.map((s) => s.ready));
   }
 
+  /** One request: its result, or its error thrown. */
   async prepare(request: ConversionRequest): Promise<Conversion | Printable> {
+    const [outcome] = await this.prepareAll([request]);
+    if (!outcome!.ok) throw outcome!.error;
+    return outcome!.result;
+  }
+
+  /**
+   * A chunk of requests, run one after another by one worker: each one's outcome, in order. A worker that dies fails
+   * every request of its chunk (with the same error); each is the caller's to retry.
+   */
+  async prepareAll(requests: ConversionRequest[]): Promise<Prepared[]> {
+    if (requests.length === 0) return [];
     const id = this.nextId++;
     const slot = await this.reserve(id);
     return new Promise((resolve, reject) => {
       slot.busy!.resolve = resolve;
       slot.busy!.reject = reject;
-      slot.worker.postMessage({ id, request });
+      slot.worker.postMessage({ id, requests });
     });
+  }
+
+  /**
+   * One request prepared in this thread instead of a worker: for a job a caller is waiting on, quick and in need of
+   * nothing from the network (its input inline, no page to fetch, no images to embed), the two messages to and from a
+   * worker cost as much as its conversion. A conversion here holds this thread for its few milliseconds.
+   */
+  async prepareHere(request: ConversionRequest): Promise<Prepared> {
+    const started = performance.now();
+    try {
+      return { ok: true, result: await prepare(request), ms: performance.now() - started };
+    } catch (error) {
+      return { ok: false, error, ms: performance.now() - started };
+    }
   }
 
   async close(): Promise<void> {
@@ -88,23 +130,12 @@ export class ConversionPool {
     worker.unref();
     let loaded!: () => void;
     const slot: Slot = { worker, busy: null, ready: new Promise<void>((resolve) => (loaded = resolve)) };
-    worker.on('message', (reply: Reply | { ready: true }) => {
-      if ('ready' in reply) return loaded();
+    worker.on('message', (message: ChunkReply | { ready: true }) => {
+      if ('ready' in message) return loaded();
       const busy = slot.busy;
-      if (!busy || busy.id !== reply.id) return;
+      if (!busy || busy.id !== message.id) return;
       this.release(slot);
-      if (reply.ok) {
-        const result = reply.result;
-        if (result.kind === 'file') result.bytes = Buffer.from(result.bytes);
-        busy.resolve(result);
-      } else {
-        const { error } = reply;
-        busy.reject(
-          error.name === 'ConversionError'
-            ? new ConversionError(error.code as ConversionErrorCode, error.message, error.retryable)
-            : new Error(error.message),
-        );
-      }
+      busy.resolve(message.replies.map(outcomeOf));
     });
     worker.on('error', (error) => {
       loaded();
@@ -125,4 +156,19 @@ export class ConversionPool {
     this.slots[index] = this.spawn();
     this.waiting.shift()?.();
   }
+}
+
+/** A reply as the caller sees it: files as Buffers again, errors as the classes they were. */
+function outcomeOf(reply: WorkerReply): Prepared {
+  if (reply.ok) {
+    const result = reply.result;
+    if (result.kind === 'file') result.bytes = Buffer.from(result.bytes);
+    return { ok: true, result, ms: reply.ms };
+  }
+  const { error } = reply;
+  return {
+    ok: false,
+    ms: reply.ms,
+    error: error.name === 'ConversionError' ? new ConversionError(error.code as ConversionErrorCode, error.message, error.retryable) : new Error(error.message),
+  };
 }

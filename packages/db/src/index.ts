@@ -1,2 +1,3 @@
 export * from './schema.ts';
 export * from './client.ts';
+export * from './transaction.ts';

@@ -34,19 +34,13 @@ const TRANSIENT_CODES = new Set([
   'UND_ERR_SOCKET',
 ]);
 
-/** kafkajs errors that say the broker was unreachable or slow, whatever their `retriable` flag after retries ran out. */
-const TRANSIENT_KAFKA_ERRORS = new Set([
-  'KafkaJSConnectionError',
-  'KafkaJSConnectionClosedError',
-  'KafkaJSRequestTimeoutError',
-  'KafkaJSBrokerNotFound',
-  'KafkaJSNoBrokerAvailableError',
-  'KafkaJSGroupCoordinatorNotFound',
-  'KafkaJSLockTimeout',
-  'KafkaJSTimeout',
-  'KafkaJSMetadataNotLoaded',
-  'KafkaJSTopicMetadataNotLoaded',
-]);
+/**
+ * Kafka client errors (@platformatic/kafka): a network error (a broker unreachable, a connection lost, a request that
+ * timed out) or a broker answer the protocol marks retriable (a leader moving, a coordinator loading). Retries of the
+ * client itself ran out behind either: the broker is still away, which is transient for the consumer that waits.
+ */
+const KAFKA_NETWORK = 'PLT_KFK_NETWORK';
+const KAFKA_PROTOCOL = 'PLT_KFK_PROTOCOL';
 
 /**
  * Some clients keep only the message of the network error underneath (the schema registry's HTTP client answers a
@@ -69,11 +63,8 @@ function isTransient(error: Record<string, unknown>): boolean {
   if (code && /^[0-9A-Z]{5}$/.test(code) && 'severity' in error) {
     return TRANSIENT_SQLSTATES.has(code) || TRANSIENT_SQLSTATE_CLASSES.has(code.slice(0, 2));
   }
-  if (name.startsWith('KafkaJS')) {
-    if (TRANSIENT_KAFKA_ERRORS.has(name)) return true;
-    // Broker answers kafkajs marks retriable (leader moving, coordinator loading) are transient by definition.
-    if (error.retriable === true && name !== 'KafkaJSNumberOfRetriesExceeded') return true;
-  }
+  if (code === KAFKA_NETWORK) return true;
+  if (code === KAFKA_PROTOCOL && error.canRetry === true) return true;
   // The schema registry's HTTP client: server errors and throttling come and go, and so do the races of a subject's
   // first registration (Apicurio answers 409 "a rule named COMPATIBILITY already exists" to the loser, and reports
   // compatibility NONE until the global rule applies): registering again succeeds.
@@ -88,16 +79,30 @@ function isTransient(error: Record<string, unknown>): boolean {
   return typeof error.message === 'string' && TRANSIENT_MESSAGE.test(error.message);
 }
 
-/** The error and what caused it, outermost first (kafkajs nests the last attempt's error as `cause` or `originalError`). */
+/**
+ * The error and what caused it, outermost first: `cause`, and the errors an AggregateError gathers (the Kafka client
+ * reports "fetch failed 4 times" with each attempt's error inside).
+ */
 function causeChain(error: unknown): Array<Record<string, unknown>> {
   const chain: Array<Record<string, unknown>> = [];
-  let current: unknown = error;
-  while (current && typeof current === 'object' && chain.length < 8 && !chain.includes(current as Record<string, unknown>)) {
+  const visit = (current: unknown) => {
+    if (!current || typeof current !== 'object' || chain.length >= 16 || chain.includes(current as Record<string, unknown>)) return;
     const e = current as Record<string, unknown>;
     chain.push(e);
-    current = e.cause ?? e.originalError;
-  }
+    visit(e.cause ?? e.originalError);
+    if (Array.isArray(e.errors)) for (const inner of e.errors) visit(inner);
+  };
+  visit(error);
   return chain;
+}
+
+/**
+ * A refusal by the broker that sending the same request again cannot change (a record or a batch it will not take,
+ * a protocol answer that is not retriable), as opposed to the broker or the network being away.
+ */
+export function refusedForGood(error: unknown): boolean {
+  const chain = causeChain(error);
+  return chain.some((e) => e.code === KAFKA_PROTOCOL && e.canRetry === false) && !chain.some((e) => isTransient(e));
 }
 
 /** Backoff before retry number `n` (1-based): doubling from `firstMs`, capped. */
@@ -176,25 +181,4 @@ export function describeError(error: unknown): string {
     return `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message}`;
   }
   return String(error);
-}
-
-/**
- * The RetryContext of a consumer's batch: active while the consumer runs and still owns the partition, heartbeating
- * while it waits, and logging each transient failure (at error level once it has lasted five retries).
- */
-export function batchWaiting(
-  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
-  what: string,
-  batch: { topic: string; partition: number },
-  run: { heartbeat(): Promise<void>; isRunning(): boolean; isStale(): boolean },
-): RetryContext {
-  return {
-    active: () => run.isRunning() && !run.isStale(),
-    heartbeat: run.heartbeat,
-    onTransient: (error, retry, delayMs) =>
-      logger[retry >= 5 ? 'error' : 'warn'](
-        { err: error, topic: batch.topic, partition: batch.partition, retry, delay_ms: delayMs },
-        `${what} waits: a store is away (Postgres, the broker or the registry); the batch is retried in place`,
-      ),
-  };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError, KafkaJSRequestTimeoutError } from 'kafkajs';
+import { MultipleErrors, NetworkError, ProtocolError, TimeoutError, UserError } from '@platformatic/kafka';
 import { ConfluentSchemaRegistryArgumentError } from '@kafkajs/confluent-schema-registry/dist/errors.js';
-import { backoffMs, classifyFailure, ConsumerStoppedError, retryTransient, settle } from './failures.ts';
+import { backoffMs, classifyFailure, ConsumerStoppedError, refusedForGood, retryTransient, settle } from './failures.ts';
 import { EventTooLargeError } from './publisher.ts';
 
 /** A Postgres error as postgres.js builds it from the server's answer. */
@@ -26,11 +26,12 @@ describe('telling transient failures from permanent ones', () => {
       pgError('53300', 'sorry, too many clients already'),
       pgError('08006', 'connection failure'),
       pgError('40P01', 'deadlock detected'),
-      new KafkaJSConnectionError('Connection error: connect ECONNREFUSED'),
-      new KafkaJSRequestTimeoutError('Request Produce(key: 0, version: 7) timed out'),
-      new KafkaJSProtocolError({ message: 'There is no leader for this topic-partition', type: 'LEADER_NOT_AVAILABLE', code: 5, retriable: true } as never),
-      // What the producer throws once its own retries ran out against a broker that is away.
-      new KafkaJSNumberOfRetriesExceeded(new KafkaJSConnectionError('Connection error'), { retryCount: 10, retryTime: 5000 }),
+      new NetworkError('Connection to 127.0.0.1:29092 failed.', { cause: socketError('ECONNREFUSED') }),
+      new TimeoutError('Request timed out after 30000 ms.'),
+      new ProtocolError('LEADER_NOT_AVAILABLE'),
+      new ProtocolError('COORDINATOR_LOAD_IN_PROGRESS'),
+      // What a client throws once its own retries ran out against a broker that is away.
+      new MultipleErrors('Producing failed 26 times.', [new NetworkError('Connection closed'), new NetworkError('Connection closed')]),
       // The registry's HTTP client reports a refused connection as a 400 carrying the socket error's message.
       Object.assign(new Error('folio - connect ECONNREFUSED 127.0.0.1:18081'), { name: 'ResponseError', status: 400 }),
       Object.assign(new Error('folio - Error, status 503'), { name: 'ResponseError', status: 503 }),
@@ -51,7 +52,9 @@ describe('telling transient failures from permanent ones', () => {
       pgError('42703', 'column "nope" does not exist'),
       new ConfluentSchemaRegistryArgumentError('Message encoded with magic byte {"type":"Buffer","data":[47]}, expected 0'),
       Object.assign(new Error('folio - Schema 40400 not found'), { name: 'ResponseError', status: 404 }),
-      new KafkaJSProtocolError({ message: 'The request included a message larger than the max message size', type: 'MESSAGE_TOO_LARGE', code: 10, retriable: false } as never),
+      new ProtocolError('MESSAGE_TOO_LARGE'),
+      new MultipleErrors('Producing failed.', [new ProtocolError('INVALID_RECORD')]),
+      new UserError('Invalid options.'),
       new RangeError('invalid "string": 12'),
       new TypeError("Cannot read properties of undefined (reading 'job_id')"),
       'a string thrown',
@@ -63,6 +66,14 @@ describe('telling transient failures from permanent ones', () => {
   it('looks through wrapped causes', () => {
     const wrapped = new Error('batch failed', { cause: socketError('ECONNREFUSED') });
     expect(classifyFailure(wrapped)).toBe('transient');
+  });
+
+  it('tells a broker that refuses a request for good from one that is away', () => {
+    expect(refusedForGood(new MultipleErrors('Producing failed.', [new ProtocolError('MESSAGE_TOO_LARGE')]))).toBe(true);
+    expect(refusedForGood(new ProtocolError('INVALID_RECORD'))).toBe(true);
+    expect(refusedForGood(new MultipleErrors('Producing failed.', [new NetworkError('Connection closed')]))).toBe(false);
+    expect(refusedForGood(new ProtocolError('NOT_LEADER_OR_FOLLOWER'))).toBe(false);
+    expect(refusedForGood(new Error('anything else'))).toBe(false);
   });
 
   it('an event over the size limit is permanent', () => {

@@ -4,4 +4,5 @@ export * from './publisher.ts';
 export * from './failures.ts';
 export * from './read-at.ts';
 export * from './lag.ts';
-export * from './keep-consuming.ts';
+export * from './apply-records.ts';
+export * from './consume.ts';

@@ -1,61 +1,64 @@
-import { Kafka, logLevel, type ConsumerConfig, type LogEntry } from 'kafkajs';
+import { Admin, compatibilityPartitioner, Consumer, Producer, ProduceAcks } from '@platformatic/kafka';
 import type { Logger } from '@folio/logging';
-import { mendRequestQueue } from './request-queue.ts';
 
-process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
-mendRequestQueue();
-
-const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
-  [logLevel.ERROR]: 'error',
-  [logLevel.WARN]: 'warn',
-  [logLevel.INFO]: 'info',
-  [logLevel.DEBUG]: 'debug',
-};
+/** A delay before retry `attempt` (1-based): 250 ms doubling to 5 s. */
+const retryDelay = (_client: object, _operation: string, attempt: number) => Math.min(5000, 250 * 2 ** Math.max(0, attempt - 1));
 
 /**
- * kafkajs logs every retriable broker answer (a coordinator still loading, a leader election) as an error, and warns
- * that bounded producer retries weaken idempotence (Folio bounds them on purpose and deduplicates by event id).
- * Those are warnings here; a consumer crash stays an error.
+ * Folio's Kafka clients (@platformatic/kafka), made with the same settings everywhere: who they are, where the brokers
+ * are, and how patiently they retry. A broker that is away for a while (a restart, a leader move) should delay work,
+ * not fail it: consumers retry without end (their process waits on its offset, as invariant 10 wants), a producer for
+ * about half a minute (a request waiting on it is answered with the log's unavailability instead of hanging), an
+ * admin briefly.
  */
-function levelOf(level: logLevel, message: string): 'error' | 'warn' | 'info' | 'debug' {
-  if (message.startsWith('Limiting retries for the idempotent producer')) return 'debug';
-  if (level === logLevel.ERROR && !message.startsWith('Crash')) return 'warn';
-  return LEVELS[level] ?? 'info';
+export class KafkaClients {
+  constructor(readonly options: { clientId: string; brokers: string[]; logger: Logger }) {}
+
+  private base(retries: number | boolean) {
+    return {
+      clientId: this.options.clientId,
+      bootstrapBrokers: this.options.brokers,
+      connectTimeout: 3000,
+      requestTimeout: 30_000,
+      retries,
+      retryDelay,
+      // Errors refresh it at once (a leader that moved); this is only how often a quiet client looks anyway.
+      metadataMaxAge: 30_000,
+    };
+  }
+
+  /**
+   * An idempotent producer that waits for every in-sync replica (acks=all): one request in flight a connection, so
+   * a partition's events stay in the order they were sent. Keys go to partitions as Java's and kafkajs' default
+   * partitioner put them (murmur2), so a job's events stay in the partition its earlier events are in.
+   */
+  producer(): Producer<Buffer, Buffer, Buffer, Buffer> {
+    return new Producer({ ...this.base(25), idempotent: true, acks: ProduceAcks.ALL, partitioner: compatibilityPartitioner });
+  }
+
+  /**
+   * A member of a consumer group. A member is given up after `sessionTimeoutMs` without a heartbeat (so a killed
+   * process's partitions move on quickly); heartbeats run on a timer of their own, whatever the work in hand. A fetch
+   * waits up to five seconds for data on connections of its own, so an idle member costs almost nothing and a commit
+   * or a heartbeat never queues behind a waiting fetch; data that arrives is answered at once.
+   */
+  consumer(groupId: string, sessionTimeoutMs: number): Consumer<Buffer, Buffer, Buffer, Buffer> {
+    return new Consumer({
+      ...this.base(true),
+      groupId,
+      autocommit: false,
+      sessionTimeout: sessionTimeoutMs,
+      rebalanceTimeout: sessionTimeoutMs * 2,
+      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeoutMs / 3)),
+      maxWaitTime: 5000,
+    });
+  }
+
+  admin(): Admin {
+    return new Admin(this.base(3));
+  }
 }
 
-/**
- * A kafkajs client whose own logs go through the service logger. Retries are generous on purpose: a broker that is
- * away for a few seconds (a restart, a leader move) should delay work, not fail it.
- */
-export function createKafka(options: { clientId: string; brokers: string[]; logger: Logger }): Kafka {
-  const log = options.logger.child({ component: 'kafka' });
-  return new Kafka({
-    clientId: options.clientId,
-    brokers: options.brokers,
-    connectionTimeout: 3000,
-    requestTimeout: 30000,
-    retry: { initialRetryTime: 300, retries: 10, maxRetryTime: 5000 },
-    logLevel: logLevel.WARN,
-    logCreator:
-      () =>
-      ({ level, log: entry }: LogEntry) => {
-        const { message, ...rest } = entry;
-        log[levelOf(level, message)](rest, message);
-      },
-  });
-}
-
-/**
- * How every Folio consumer group joins: a member is given up after `sessionTimeoutMs` without a heartbeat (so a
- * killed process's partitions move on quickly), fetches wait at most 250 ms, and topics are never created by reading.
- */
-export function consumerConfig(groupId: string, sessionTimeoutMs: number): ConsumerConfig {
-  return {
-    groupId,
-    sessionTimeout: sessionTimeoutMs,
-    rebalanceTimeout: sessionTimeoutMs * 2,
-    heartbeatInterval: Math.min(3000, sessionTimeoutMs / 3),
-    maxWaitTimeInMs: 250,
-    allowAutoTopicCreation: false,
-  };
+export function createKafka(options: { clientId: string; brokers: string[]; logger: Logger }): KafkaClients {
+  return new KafkaClients(options);
 }

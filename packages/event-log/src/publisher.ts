@@ -1,12 +1,15 @@
-import { Partitioners, type Kafka, type Producer, type TopicMessages } from 'kafkajs';
+import type { MessageToProduce, Producer } from '@platformatic/kafka';
 import { EventCodec, keyOf, topicOf, type JobEvent, type Topics } from '@folio/events';
+import { refusedForGood } from './failures.ts';
+import type { KafkaClients } from './kafka.ts';
 
 /** Kafka's default message limit is 1 MB; events stay far below it (invariant 6, docs/invariants.md). */
 export const MAX_EVENT_BYTES = 256 * 1024;
 
 /**
  * At most this much is written in one produce request. A topic's record batch may be 1 MB (`max.message.bytes`),
- * and everything for one partition in a request is one batch: this leaves room, and any single event fits.
+ * and everything for one partition in a request is one batch (the client does not split it): this leaves room, and
+ * any single event fits.
  */
 const MAX_WRITE_BYTES = 768 * 1024;
 
@@ -18,7 +21,7 @@ export class EventTooLargeError extends Error {
 }
 
 interface Encoded {
-  messages: Array<{ topic: string; key: string; value: Buffer }>;
+  messages: Array<MessageToProduce<Buffer, Buffer, Buffer, Buffer>>;
   bytes: number;
 }
 
@@ -45,28 +48,25 @@ interface Pending {
  * own, so one call's fault stays its own.
  */
 export class EventPublisher {
-  private readonly producer: Producer;
+  private readonly producer: Producer<Buffer, Buffer, Buffer, Buffer>;
   private readonly queue: Pending[] = [];
   private writing = false;
 
   constructor(
-    kafka: Kafka,
+    kafka: KafkaClients,
     private readonly codec: EventCodec,
     private readonly topics: Topics,
   ) {
-    this.producer = kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
+    this.producer = kafka.producer();
   }
 
-  connect(): Promise<void> {
-    return this.producer.connect();
+  /** Learns the cluster (and fails here, at start, when it cannot be reached) rather than at the first event. */
+  async connect(): Promise<void> {
+    await this.producer.metadata({ topics: [] });
   }
 
   disconnect(): Promise<void> {
-    return this.producer.disconnect();
+    return this.producer.close();
   }
 
   publish(...events: JobEvent[]): Promise<void> {
@@ -87,7 +87,7 @@ export class EventPublisher {
       const topic = topicOf(event, this.topics);
       const value = await this.codec.encode(event, topic);
       if (value.length > MAX_EVENT_BYTES) throw new EventTooLargeError(event, value.length);
-      messages.push({ topic, key: keyOf(event), value });
+      messages.push({ topic, key: Buffer.from(keyOf(event)), value });
       bytes += value.length;
     }
     return { messages, bytes };
@@ -102,7 +102,7 @@ export class EventPublisher {
         const group = await this.takeGroup();
         if (group.length === 0) continue;
         try {
-          await this.producer.sendBatch({ acks: -1, topicMessages: byTopic(group.map((g) => g.encoded)) });
+          await this.producer.send({ messages: group.flatMap((g) => g.encoded.messages) });
           for (const { call } of group) call.resolve();
         } catch (error) {
           if (group.length > 1 && refusedForGood(error)) this.queue.unshift(...group.map(({ call }) => ({ ...call, alone: true })));
@@ -141,23 +141,4 @@ export class EventPublisher {
     }
     return group;
   }
-}
-
-/** A refusal by the broker that retrying the same request cannot change. */
-function refusedForGood(error: unknown): boolean {
-  // By name, as failures.ts tells kafkajs errors apart: kafkajs' error classes are not named exports under ESM.
-  const { name, retriable } = (error ?? {}) as { name?: unknown; retriable?: unknown };
-  return name === 'KafkaJSProtocolError' && retriable === false;
-}
-
-function byTopic(group: Encoded[]): TopicMessages[] {
-  const topics = new Map<string, TopicMessages>();
-  for (const call of group) {
-    for (const { topic, key, value } of call.messages) {
-      let entry = topics.get(topic);
-      if (!entry) topics.set(topic, (entry = { topic, messages: [] }));
-      entry.messages.push({ key, value });
-    }
-  }
-  return [...topics.values()];
 }

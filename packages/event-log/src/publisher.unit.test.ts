@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KafkaJSConnectionError, KafkaJSProtocolError, type Kafka, type ProducerBatch } from 'kafkajs';
+import { NetworkError, ProtocolError, type MessageToProduce } from '@platformatic/kafka';
 import { jobProcessing, type EventCodec, type JobEvent, type Topics } from '@folio/events';
+import type { KafkaClients } from './kafka.ts';
 import { EventPublisher, EventTooLargeError, MAX_EVENT_BYTES } from './publisher.ts';
 
 // The publisher's queueing, over a producer that records its requests: what goes into each produce request and who
@@ -23,12 +24,12 @@ function publisherWithRecorder(): { publisher: EventPublisher; recorder: Recorde
   const requests: string[][] = [];
   const pending: Array<{ resolve(): void; reject(error: unknown): void }> = [];
   const producer = {
-    sendBatch: (batch: ProducerBatch) => {
-      requests.push(batch.topicMessages!.flatMap((t) => t.messages.map((m) => String(m.value))));
+    send: ({ messages }: { messages: MessageToProduce[] }) => {
+      requests.push(messages.map((m) => String(m.value)));
       return new Promise<void>((resolve, reject) => pending.push({ resolve, reject }));
     },
   };
-  const kafka = { producer: () => producer } as unknown as Kafka;
+  const kafka = { producer: () => producer } as unknown as KafkaClients;
   const recorder: Recorder = {
     requests,
     answer: (error) => {
@@ -43,7 +44,7 @@ function publisherWithRecorder(): { publisher: EventPublisher; recorder: Recorde
 
 const event = (id: string) => jobProcessing(id, 1, 'w');
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
-const refusal = () => new KafkaJSProtocolError({ message: 'too large', type: 'RECORD_LIST_TOO_LARGE', code: 18, retriable: false } as never);
+const refusal = () => new ProtocolError('RECORD_LIST_TOO_LARGE');
 
 describe('EventPublisher: writes made while one is under way go together in the next request', () => {
   it('writes an idle call at once, then everything queued behind it in one request, in call order', async () => {
@@ -71,8 +72,8 @@ describe('EventPublisher: writes made while one is under way go together in the 
     recorder.answer();
     await first;
     await settled();
-    recorder.answer(new KafkaJSConnectionError('Connection error'));
-    for (const outcome of await Promise.all(grouped)) expect(outcome).toBeInstanceOf(KafkaJSConnectionError);
+    recorder.answer(new NetworkError('Connection error'));
+    for (const outcome of await Promise.all(grouped)) expect(outcome).toBeInstanceOf(NetworkError);
     const later = publisher.publish(event('e'));
     await settled();
     recorder.answer();
@@ -95,7 +96,7 @@ describe('EventPublisher: writes made while one is under way go together in the 
     await good;
     await settled();
     recorder.answer(refusal()); // c alone
-    expect(await bad).toBeInstanceOf(KafkaJSProtocolError);
+    expect(await bad).toBeInstanceOf(ProtocolError);
     expect(recorder.requests).toEqual([['a'], ['b', 'c'], ['b'], ['c']]);
   });
 

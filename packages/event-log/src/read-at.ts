@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka } from 'kafkajs';
+import { MessagesStreamModes, type Message } from '@platformatic/kafka';
+import type { KafkaClients } from './kafka.ts';
 
 export interface LoggedMessage {
   key: string | null;
@@ -7,34 +8,34 @@ export interface LoggedMessage {
 }
 
 /**
- * Reads the one message at a position of the log (an operator re-applying a parked event). kafkajs reads only as a
- * group member, so this joins a throwaway group, seeks, takes the message and deletes the group again.
+ * Reads the one message at a position of the log (an operator re-applying a parked event): a throwaway consumer
+ * group reads from that offset and takes the message; the group is deleted again.
  */
-export async function readMessageAt(kafka: Kafka, topic: string, partition: number, offset: number, timeoutMs = 30_000): Promise<LoggedMessage> {
+export async function readMessageAt(kafka: KafkaClients, topic: string, partition: number, offset: number, timeoutMs = 30_000): Promise<LoggedMessage> {
   const groupId = `folio-read-at-${randomUUID()}`;
-  const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 250 });
-  await consumer.connect();
+  const consumer = kafka.consumer(groupId, 10_000);
   try {
-    await consumer.subscribe({ topics: [topic] });
-    let resolveFound!: (m: LoggedMessage) => void;
-    const found = new Promise<LoggedMessage>((resolve, reject) => {
-      resolveFound = resolve;
-      setTimeout(() => reject(new Error(`no message at ${topic}/${partition}@${offset} within ${timeoutMs} ms`)), timeoutMs).unref();
-    });
-    await consumer.run({
-      autoCommit: false,
-      eachMessage: async ({ partition: p, message }) => {
-        if (p === partition && Number(message.offset) === offset) resolveFound({ key: message.key?.toString('utf8') ?? null, value: message.value });
-      },
-    });
-    // Seeking is allowed once the consumer runs; the seek replaces wherever the fresh group would have started.
-    consumer.seek({ topic, partition, offset: String(offset) });
-    return await found;
+    const stream = await consumer.consume({ topics: [topic], mode: MessagesStreamModes.MANUAL, offsets: [{ topic, partition, offset: BigInt(offset) }] });
+    try {
+      return await new Promise<LoggedMessage>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no message at ${topic}/${partition}@${offset} within ${timeoutMs} ms`)), timeoutMs);
+        stream.on('data', (message: Message<Buffer, Buffer, Buffer, Buffer>) => {
+          if (message.partition !== partition || Number(message.offset) !== offset) return;
+          clearTimeout(timer);
+          resolve({ key: message.key?.length ? message.key.toString('utf8') : null, value: message.value ?? null });
+        });
+        stream.on('error', (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+      });
+    } finally {
+      await stream.close().catch(() => {});
+    }
   } finally {
-    await consumer.disconnect().catch(() => {});
+    await consumer.close(true).catch(() => {});
     const admin = kafka.admin();
-    await admin.connect();
-    await admin.deleteGroups([groupId]).catch(() => {});
-    await admin.disconnect();
+    await admin.deleteGroups({ groups: [groupId] }).catch(() => {});
+    await admin.close();
   }
 }

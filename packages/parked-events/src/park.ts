@@ -1,5 +1,5 @@
 import { isJobId, jobFailed, type JobError } from '@folio/events';
-import { describeError, retryTransient, type EventPublisher, type RetryContext } from '@folio/event-log';
+import { describeError, retryTransient, type EventPublisher, type RetryContext, type Unapplicable } from '@folio/event-log';
 import type { Logger } from '@folio/logging';
 import type postgres from 'postgres';
 import { parkEvent, type Parking } from './store.ts';
@@ -43,4 +43,26 @@ export async function parkAndFailJob(ctx: ParkContext, parking: Omit<Parking, 'e
     }
   }
   return id;
+}
+
+/**
+ * What a consumer does with a record it can never apply (`consumeEvents`' `unapplicable`): parks it under the
+ * consumer's name (the group's name without the topic prefix) and fails the job it names.
+ */
+export function parkingFor(ctx: Omit<ParkContext, 'waiting'>, consumer: string): (what: Unapplicable, waiting: RetryContext) => Promise<void> {
+  return async (what, waiting) => {
+    await parkAndFailJob(
+      { ...ctx, waiting },
+      {
+        consumer,
+        topic: what.topic,
+        partition: what.partition,
+        offset: what.offset,
+        jobId: what.event?.job_id ?? what.key,
+        eventType: what.event?.type ?? null,
+        error: what.error,
+        tries: what.tries,
+      },
+    );
+  };
 }

@@ -1,4 +1,7 @@
 export * from './job.ts';
+export * from './fold.ts';
+export * from './rows.ts';
+export * from './effects.ts';
 export * from './store.ts';
 export * from './runner.ts';
 export * from './replay.ts';

@@ -1,7 +1,9 @@
 import type { Sql } from '@folio/db';
 import { wellFormedValue, type JobEvent } from '@folio/events';
+import { actOnChanges } from './effects.ts';
+import { changedJobs, deliveryRow, historyRow, type LoggedEvent } from './fold.ts';
 import { emptyJob, evolve, isFinal, type JobRow } from './job.ts';
-import { deliveryRow, historyRow, JOB_CHANNEL, normalise, saveJobs, type LoggedEvent } from './store.ts';
+import { insertDeliveries, insertHistory, normalise, saveJobRows } from './rows.ts';
 
 export type Reapplied =
   /** The job was folded again with the event in its place. */
@@ -15,9 +17,10 @@ export type Reapplied =
  * Re-applies a parked event once its fault is mended, as a replay of the log would apply it. Events after it in the log
  * were projected while it sat parked, so it cannot simply be folded last: the job is folded again from all its
  * projected events plus this one, in log order, and its row and the history's `effective` flags are rewritten — which
- * is what a rebuild gives. One exception keeps invariant 2 (docs/invariants.md): when the job is final and the refold
- * would end it differently (the parked event was itself terminal, overtaken by the JobFailed its parking wrote), the
- * event is recorded as not effective and the job keeps the end its users have seen.
+ * is what a rebuild gives; what the live projection does beside the rows for a change (`actOnChanges`: the meter,
+ * callbacks owed, notifications) is done for this one. One exception keeps invariant 2 (docs/invariants.md): when the
+ * job is final and the refold would end it differently (the parked event was itself terminal, overtaken by the
+ * JobFailed its parking wrote), the event is recorded as not effective and the job keeps the end its users have seen.
  */
 export async function reapplyEvent(sql: Sql, logged: LoggedEvent): Promise<Reapplied> {
   const event = wellFormedValue(logged.event);
@@ -30,24 +33,23 @@ export async function reapplyEvent(sql: Sql, logged: LoggedEvent): Promise<Reapp
     if (rows.some((r) => r.event_id === event.event_id)) return 'seen';
     const live = normalise(liveRow!);
     if (event.type === 'WebhookDeliveryAttempted') {
-      await tx`insert into delivery_attempts ${tx(deliveryRow(event))} on conflict (event_id) do nothing`;
+      await insertDeliveries(tx, [deliveryRow(event)]);
     }
 
     const all: LoggedEvent[] = [...rows.map((r) => ({ topic: r.topic, partition: r.partition, offset: Number(r.offset), event: r.data })), { ...logged, event }];
     const { job, effective } = foldInLogOrder(id, all);
 
     if (isFinal(live.status) && job.terminal_event_id !== live.terminal_event_id) {
-      await tx`insert into job_history ${tx(historyRow(tx, { ...logged, event }, false))}`;
+      await insertHistory(tx, [historyRow({ ...logged, event }, false)]);
       return 'recorded';
     }
-    await saveJobs(tx, [job]);
-    await tx`insert into job_history ${tx(historyRow(tx, { ...logged, event }, effective.get(event.event_id)!))}`;
+    await saveJobRows(tx, [job]);
+    await insertHistory(tx, [historyRow({ ...logged, event }, effective.get(event.event_id)!)]);
     for (const r of rows) {
       if (effective.get(r.event_id) !== r.effective) await tx`update job_history set effective = ${effective.get(r.event_id)!} where event_id = ${r.event_id}`;
     }
-    if (job.key_id !== null && (job.status !== live.status || live.key_id === null)) {
-      await tx`select pg_notify(${JOB_CHANNEL}, ${`${job.job_id}:${job.status}`})`;
-    }
+    const redeliveries = event.type === 'WebhookRedeliveryRequested' ? [{ job_id: id, event_id: event.event_id }] : [];
+    await Promise.all(actOnChanges(tx, changedJobs({ touched: new Map([[id, job]]), before: new Map([[id, live]]) }), redeliveries));
     return 'applied';
   });
 }

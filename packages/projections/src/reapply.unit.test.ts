@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { jobFailed, jobProcessing, type JobEvent } from '@folio/events';
 import { at, queuedJob } from './test-support/events.ts';
 import { foldInLogOrder } from './reapply.ts';
-import type { LoggedEvent } from './store.ts';
+import type { LoggedEvent } from './fold.ts';
 
 const JOB = '0190f0f0-0000-7000-8000-000000000002';
 const queued = queuedJob(JOB, 'req-2', 'text');

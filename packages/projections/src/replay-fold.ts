@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka } from 'kafkajs';
 import type { Sql } from '@folio/db';
 import { allTopics, type EventCodec, type Topics } from '@folio/events';
-import { batchWaiting, consumerConfig, describeError, settle, type RetryContext } from '@folio/event-log';
+import { consumeEvents, describeError, type KafkaClients } from '@folio/event-log';
 import type { Logger } from '@folio/logging';
 import { ReplayWriter } from './replay-writer.ts';
-import type { LoggedEvent } from './store.ts';
 
 /** A stretch of one partition to fold: from `from` up to, not including, `until` (Infinity: whatever comes). */
 export interface FoldRange {
@@ -24,7 +22,7 @@ export interface Unapplied {
 }
 
 export interface FoldContext {
-  kafka: Kafka;
+  kafka: KafkaClients;
   codec: EventCodec;
   topics: Topics;
   logger: Logger;
@@ -34,7 +32,6 @@ export interface FoldContext {
   live: string;
   /** Prefix of the throwaway consumer group's name (the topic prefix, as every group has). */
   groupPrefix: string;
-  partitionsConsumedConcurrently?: number;
 }
 
 export interface RunningFold {
@@ -48,13 +45,16 @@ export interface RunningFold {
 
 /** Tries a message gets before the replay counts it as unapplied. */
 const TRIES = 3;
+/** Records the replay takes at once: the writer's statements carry whole batches of every partition together. */
+const BATCH = 10_000;
 
 /**
  * Folds ranges of the log into the replay's tables with a consumer group of its own (a throwaway name, deleted at
- * the end), never the projector's: the live projection keeps its partitions, its offsets and its pace. Batches are
+ * the end), never the projector's: the live projection keeps its partitions, its offsets and its pace. It is the
+ * consumer loop every consumer runs (`consumeEvents`), from the ranges' starts and committing nothing; batches are
  * folded by the `ReplayWriter` (the projection's fold and rows, written in bulk with their checkpoints), without
- * metering or notifying. An event that cannot be applied is reported, not parked: `parked_events` belongs
- * to the live consumers.
+ * metering or notifying. An event that cannot be applied is reported, not parked: `parked_events` belongs to the
+ * live consumers.
  */
 export async function foldLog(ctx: FoldContext, ranges: FoldRange[], { fromEmpty }: { fromEmpty: boolean }): Promise<RunningFold> {
   const groupId = `${ctx.groupPrefix}folio-replay-${randomUUID()}`;
@@ -70,33 +70,41 @@ export async function foldLog(ctx: FoldContext, ranges: FoldRange[], { fromEmpty
   };
   checkReached();
 
-  const consumer = ctx.kafka.consumer({ ...consumerConfig(groupId, 30_000), maxBytesPerPartition: 4 * 1024 * 1024, maxBytes: 32 * 1024 * 1024 });
-  await consumer.connect();
-  await consumer.subscribe({ topics: allTopics(ctx.topics), fromBeginning: true });
-  await consumer.run({
-    autoCommit: false,
-    eachBatchAutoResolve: false,
-    // A topic's partitions all at once: their batches queue while the writer's appends run, and go in the next.
-    partitionsConsumedConcurrently: ctx.partitionsConsumedConcurrently ?? 12,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-      const range = byPartition.get(`${batch.topic}/${batch.partition}`);
-      if (!range || batch.isEmpty() || !isRunning() || isStale()) return;
-      const messages = batch.messages.filter((m) => Number(m.offset) >= range.position && Number(m.offset) < range.until);
-      const nextOffset = Math.min(Number(batch.lastOffset()) + 1, range.until);
-      if (nextOffset > range.position) {
-        const waiting = batchWaiting(ctx.logger, 'replay', batch, { heartbeat, isRunning, isStale });
-        // Partitions run concurrently: add after the await, never across it.
-        const n = await foldBatch(ctx, writer, waiting, unapplied, batch.topic, batch.partition, messages, nextOffset);
-        applied += n;
-        range.position = nextOffset;
-        checkReached();
+  const running = await consumeEvents({
+    kafka: ctx.kafka,
+    codec: ctx.codec,
+    groupId,
+    topics: allTopics(ctx.topics),
+    sessionTimeoutMs: 30_000,
+    logger: ctx.logger,
+    what: 'replay',
+    maxBatch: BATCH,
+    tries: TRIES,
+    startAt: ranges.map((r) => ({ topic: r.topic, partition: r.partition, offset: Math.min(r.from, r.until) })),
+    handle: async ({ events, ends }) => {
+      // Each partition's events within its range, written together (the writer gathers them into its next write).
+      const writes: Array<Promise<number>> = [];
+      for (const end of ends) {
+        const range = byPartition.get(`${end.topic}/${end.partition}`);
+        if (!range) continue;
+        const nextOffset = Math.min(end.next_offset, range.until);
+        if (nextOffset <= range.position) continue;
+        const logged = events.filter((e) => e.topic === end.topic && e.partition === end.partition && e.offset >= range.position && e.offset < range.until);
+        writes.push(writer.write(end.topic, end.partition, logged, nextOffset).then(() => logged.length));
       }
-      resolveOffset(batch.lastOffset());
-      await heartbeat();
+      const counts = await Promise.all(writes);
+      // Partitions run together: count and move on after the await, never across it.
+      applied += counts.reduce((a, b) => a + b, 0);
+      for (const end of ends) {
+        const range = byPartition.get(`${end.topic}/${end.partition}`);
+        if (range) range.position = Math.max(range.position, Math.min(end.next_offset, range.until));
+      }
+      checkReached();
+    },
+    unapplicable: async (what) => {
+      unapplied.push({ topic: what.topic, partition: what.partition, offset: what.offset, error: describeError(what.error) });
     },
   });
-  // A fresh group starts at the log's beginning; a range that starts later is sought to (allowed once the consumer runs).
-  for (const r of ranges) if (r.from > 0 && r.from < r.until) consumer.seek({ topic: r.topic, partition: r.partition, offset: String(r.from) });
 
   let stopped: Promise<void> | undefined;
   return {
@@ -105,50 +113,12 @@ export async function foldLog(ctx: FoldContext, ranges: FoldRange[], { fromEmpty
     unapplied,
     stop() {
       stopped ??= (async () => {
-        await consumer.disconnect().catch(() => {});
+        await running.stop().catch(() => {});
         const admin = ctx.kafka.admin();
-        await admin.connect();
-        await admin.deleteGroups([groupId]).catch(() => {});
-        await admin.disconnect();
+        await admin.deleteGroups({ groups: [groupId] }).catch(() => {});
+        await admin.close();
       })();
       return stopped;
     },
   };
-}
-
-type Message = { offset: string; value: Buffer | null };
-
-/** One partition's batch: decoded, applied whole, or event by event when the whole cannot be applied. */
-async function foldBatch(
-  ctx: FoldContext,
-  writer: ReplayWriter,
-  waiting: RetryContext,
-  unapplied: Unapplied[],
-  topic: string,
-  partition: number,
-  messages: Message[],
-  nextOffset: number,
-): Promise<number> {
-  const decoded: Array<{ offset: number; event: LoggedEvent | null; error: unknown }> = [];
-  for (const m of messages) {
-    if (!m.value) continue;
-    const offset = Number(m.offset);
-    const outcome = await settle(() => ctx.codec.decode(m.value!), { ...waiting, tries: TRIES });
-    decoded.push(outcome.ok ? { offset, event: { topic, partition, offset, event: outcome.value }, error: null } : { offset, event: null, error: outcome.error });
-  }
-  const events = decoded.flatMap((d) => (d.event ? [d.event] : []));
-  if (events.length === decoded.length) {
-    const whole = await settle(() => writer.write(topic, partition, events, nextOffset), { ...waiting, tries: 1 });
-    if (whole.ok) return events.length;
-  }
-  let applied = 0;
-  for (const d of decoded) {
-    const outcome = d.event
-      ? await settle(() => writer.write(topic, partition, [d.event!], d.offset + 1), { ...waiting, tries: TRIES })
-      : ({ ok: false, error: d.error } as const);
-    if (outcome.ok) applied++;
-    else unapplied.push({ topic, partition, offset: d.offset, error: describeError(outcome.error) });
-  }
-  await writer.write(topic, partition, [], nextOffset);
-  return applied;
 }

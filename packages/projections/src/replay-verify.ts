@@ -1,13 +1,6 @@
 import type { Sql } from '@folio/db';
+import type { PartitionBounds } from '@folio/event-log';
 import { REPLAY_SCHEMA } from './replay-tables.ts';
-
-/** Where one partition of the log ended when the replay began: it folds exactly [low, high). */
-export interface PartitionEnd {
-  topic: string;
-  partition: number;
-  low: number;
-  high: number;
-}
 
 export interface TableComparison {
   table: string;
@@ -47,7 +40,7 @@ const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * again). Everything else must be equal row for row: per table a count and an order-independent checksum (the sum
  * of each row's MD5), and the keys where the two differ. All live reads come from one snapshot.
  */
-export async function verifyReplay(sql: Sql, live: string, ends: PartitionEnd[]): Promise<Verification> {
+export async function verifyReplay(sql: Sql, live: string, ends: PartitionBounds[]): Promise<Verification> {
   const L = ident(live);
   const R = ident(REPLAY_SCHEMA);
   const endsSql = `unnest($1::text[], $2::int[], $3::bigint[]) as e(topic, partition, next_offset)`;

@@ -1,9 +1,9 @@
-import type postgres from 'postgres';
 import type { Sql } from '@folio/db';
 import { wellFormedValue } from '@folio/events';
-import { emptyJob, evolve, type JobRow } from './job.ts';
+import { foldEvents, type FoldedBatch, type LoggedEvent } from './fold.ts';
+import type { JobRow } from './job.ts';
 import { addDeferredKeys } from './replay-tables.ts';
-import { deliveryRow, historyRow, normalise, UPDATE_JOB, type LoggedEvent } from './store.ts';
+import { insertDeliveries, insertHistory, normalise, saveCheckpoints, saveJobRows, type Checkpoint } from './rows.ts';
 
 interface Pending {
   topic: string;
@@ -26,16 +26,7 @@ const JOB_ROWS_A_STATEMENT = 20_000;
 const PARALLEL_APPENDS = 2;
 
 /** What one write puts in the tables, folded from a group of batches. */
-interface Folded {
-  touched: Map<string, JobRow>;
-  fresh: Set<string>;
-  history: ReturnType<typeof historyRow>[];
-  deliveries: ReturnType<typeof deliveryRow>[];
-  checkpoints: Array<{ topic: string; partition: number; next_offset: number }>;
-}
-
-/** Rows as JSON text, for `json_populate_recordset`: one parameter, however many rows. */
-const asJson = { json: (value: unknown) => value } as never;
+type Folded = Pick<FoldedBatch, 'touched' | 'fresh' | 'history' | 'deliveries'> & { checkpoints: Checkpoint[] };
 
 /**
  * The replay's writer. The replay is the only writer of its tables, so the live projection's per-partition
@@ -43,8 +34,8 @@ const asJson = { json: (value: unknown) => value } as never;
  * transaction per write (group commit: while one write runs, the next gathers), and each table's rows go as one
  * JSON parameter (`json_populate_recordset`) rather than a parameter per column and row. The fold runs in memory
  * against the job rows the writer keeps, and what it knows it does not ask the database: a job it never saw does not
- * exist (the tables started empty), an event id it never saw was not written. The rows are those `applyBatch` makes
- * (the same fold, history and delivery rows), so a replay equals the live projection; the e2e test and the
+ * exist (the tables started empty), an event id it never saw was not written. The fold and the statements are the
+ * live projection's (`foldEvents`, `rows.ts`), so a replay equals the live projection; the e2e test and the
  * benchmark's verification hold it to that.
  *
  * `fromEmpty` (the first fold, up to the end offsets): nobody reads the tables meanwhile, so job rows are held back
@@ -196,21 +187,12 @@ export class ReplayWriter {
 
   /** The rows of a group, folded on the side: the writer's own state changes only in `remember`. */
   private fold(batch: Pending[], events: LoggedEvent[], seen: Set<string>): Folded {
-    const fresh = new Set<string>();
-    const history: ReturnType<typeof historyRow>[] = [];
-    const deliveries: ReturnType<typeof deliveryRow>[] = [];
-    const touched = new Map<string, JobRow>();
-    for (const logged of events) {
-      const { event } = logged;
-      // An event written twice (a writer retrying a send that had in fact succeeded) takes effect once, as live.
-      if (seen.has(event.event_id) || fresh.has(event.event_id) || this.eventIds?.has(event.event_id)) continue;
-      fresh.add(event.event_id);
-      const { job, effective } = evolve(touched.get(event.job_id) ?? this.jobs.get(event.job_id) ?? emptyJob(event.job_id), event);
-      touched.set(event.job_id, job);
-      history.push(historyRow(asJson, logged, effective));
-      if (event.type === 'WebhookDeliveryAttempted') deliveries.push(deliveryRow(event));
-    }
-    const checkpoints = new Map<string, { topic: string; partition: number; next_offset: number }>();
+    const { touched, fresh, history, deliveries } = foldEvents(
+      events,
+      (id) => this.jobs.get(id),
+      (id) => seen.has(id) || (this.eventIds?.has(id) ?? false),
+    );
+    const checkpoints = new Map<string, Checkpoint>();
     for (const p of batch) {
       const key = `${p.topic}/${p.partition}`;
       checkpoints.set(key, { topic: p.topic, partition: p.partition, next_offset: Math.max(p.nextOffset, checkpoints.get(key)?.next_offset ?? 0) });
@@ -226,10 +208,9 @@ export class ReplayWriter {
       await tx`set local synchronous_commit = off`;
       await Promise.all([
         withJobs && touched.size > 0 && saveJobRows(tx, [...touched.values()]),
-        history.length > 0 && tx`insert into job_history select * from json_populate_recordset(null::job_history, ${JSON.stringify(history)}::text::json)`,
-        deliveries.length > 0 && tx`insert into delivery_attempts select * from json_populate_recordset(null::delivery_attempts, ${JSON.stringify(deliveries)}::text::json)`,
-        tx`insert into projection_checkpoints select * from json_populate_recordset(null::projection_checkpoints, ${JSON.stringify(checkpoints)}::text::json)
-           on conflict (topic, partition) do update set next_offset = greatest(projection_checkpoints.next_offset, excluded.next_offset)`,
+        history.length > 0 && insertHistory(tx, history),
+        deliveries.length > 0 && insertDeliveries(tx, deliveries, { keyed: false }),
+        saveCheckpoints(tx, checkpoints),
       ]);
     });
   }
@@ -247,9 +228,4 @@ export class ReplayWriter {
 /** A group's events in order, their text made well-formed (as the live projection stores it). */
 function eventsOf(batch: Pending[]): LoggedEvent[] {
   return batch.flatMap((p) => p.logged.map((e) => ({ ...e, event: wellFormedValue(e.event) })));
-}
-
-async function saveJobRows(sql: Sql | postgres.TransactionSql, rows: JobRow[]): Promise<void> {
-  await sql`insert into jobs select * from json_populate_recordset(null::jobs, ${JSON.stringify(rows)}::text::json)
-            on conflict (job_id) do update set ${sql.unsafe(UPDATE_JOB)}`;
 }

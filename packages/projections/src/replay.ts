@@ -1,14 +1,14 @@
-import type { Kafka } from 'kafkajs';
 import type postgres from 'postgres';
-import { settleUsage } from '@folio/metering';
 import { connect, type Sql } from '@folio/db';
 import { allTopics, type EventCodec, type Topics } from '@folio/events';
 import type { Logger } from '@folio/logging';
+import { partitionBounds, type KafkaClients, type PartitionBounds } from '@folio/event-log';
 import { foldLog, type FoldRange, type Unapplied } from './replay-fold.ts';
 import { createReplayTables, dropReplayTables, finishReplayTables, liveSchema, lockLiveTables, REPLAY_SCHEMA, swapTables, type Statements } from './replay-tables.ts';
-import { JOB_CHANNEL, normalise } from './store.ts';
+import { actOnChanges } from './effects.ts';
+import { normalise } from './rows.ts';
 import type { JobRow } from './job.ts';
-import { verifyReplay, type PartitionEnd, type Verification } from './replay-verify.ts';
+import { verifyReplay, type Verification } from './replay-verify.ts';
 
 /** Held for a replay's whole run: two replays would build into the same schema. */
 const REPLAY_LOCK = 7_406_311_003;
@@ -29,7 +29,7 @@ export interface ReplayProgress {
 }
 
 export interface ReplayOptions {
-  kafka: Kafka;
+  kafka: KafkaClients;
   codec: EventCodec;
   topics: Topics;
   logger: Logger;
@@ -43,14 +43,13 @@ export interface ReplayOptions {
   onProgress?: (progress: ReplayProgress) => void;
   /** How long to wait for the live projection to reach the replay's end offsets before comparing, and to catch up at a swap. */
   waitMs?: number;
-  partitionsConsumedConcurrently?: number;
 }
 
 export interface ReplayReport {
   events: number;
   /** Seconds spent folding the log (the bulk of a replay; what bench/replay measures). */
   foldSeconds: number;
-  ends: PartitionEnd[];
+  ends: PartitionBounds[];
   verification: Verification;
   /** Events the live projection had not reached when the comparison began (it was behind or stopped). */
   liveBehind: number;
@@ -77,7 +76,7 @@ export async function replayReadModels(options: ReplayOptions): Promise<ReplayRe
   const { sql, kafka, topics } = options;
   const waitMs = options.waitMs ?? 30_000;
   const guard = await sql.reserve();
-  const replayDb = connect(options.databaseUrl, { max: (options.partitionsConsumedConcurrently ?? 12) + 1, searchPath: REPLAY_SCHEMA });
+  const replayDb = connect(options.databaseUrl, { max: 4, searchPath: REPLAY_SCHEMA });
   let started = performance.now();
   const progress = (phase: ReplayProgress['phase'], done = 0, total = 0) =>
     options.onProgress?.({ phase, done, total, seconds: (performance.now() - started) / 1000 });
@@ -148,33 +147,27 @@ export { dropReplayTables };
 /**
  * The replay may have folded events the live projection had not reached when it was locked; the live projection
  * will skip them (the checkpoints say they are applied), so what it does beside the rows is done here, in the swap's
- * transaction: the meter settles the jobs they ended (idempotent: a job is counted once), and their change is
- * announced to waiting sync requests.
+ * transaction (`actOnChanges`): the meter settles the jobs they ended, their callbacks become owed (each idempotent:
+ * a job is counted and scheduled once), redeliveries asked for meanwhile are owed, and their change is announced to
+ * waiting sync requests.
  */
 async function settleAhead(tx: postgres.TransactionSql, live: string): Promise<void> {
-  const rows = await tx.unsafe<JobRow[]>(
-    `select j.* from "${REPLAY_SCHEMA}".jobs j where j.job_id in (
-       select h.job_id from "${REPLAY_SCHEMA}".job_history h
+  const ahead = `select h.job_id, h.event_id, h.type from "${REPLAY_SCHEMA}".job_history h
        left join "${live}".projection_checkpoints c using (topic, partition)
-       where c.next_offset is null or h."offset" >= c.next_offset)`,
-  );
-  const jobs = rows.map(normalise);
-  await settleUsage(tx, jobs);
-  const announce = jobs.filter((j) => j.key_id !== null).map((j) => `${j.job_id}:${j.status}`);
-  if (announce.length > 0) await tx`select pg_notify(${JOB_CHANNEL}, payload) from unnest(${announce}::text[]) as payload`;
+       where c.next_offset is null or h."offset" >= c.next_offset`;
+  const [rows, requests] = await Promise.all([
+    tx.unsafe<JobRow[]>(`select j.* from "${REPLAY_SCHEMA}".jobs j where j.job_id in (select job_id from (${ahead}) a)`),
+    tx.unsafe<Array<{ job_id: string; event_id: string }>>(`select job_id, event_id from (${ahead}) a where type = 'WebhookRedeliveryRequested'`),
+  ]);
+  await Promise.all(actOnChanges(tx, rows.map(normalise), [...requests]));
 }
 
-async function logEnds(kafka: Kafka, topicNames: string[]): Promise<PartitionEnd[]> {
+async function logEnds(kafka: KafkaClients, topicNames: string[]): Promise<PartitionBounds[]> {
   const admin = kafka.admin();
-  await admin.connect();
   try {
-    const ends: PartitionEnd[] = [];
-    for (const topic of topicNames) {
-      for (const p of await admin.fetchTopicOffsets(topic)) ends.push({ topic, partition: p.partition, low: Number(p.low), high: Number(p.high) });
-    }
-    return ends;
+    return await partitionBounds(admin, topicNames);
   } finally {
-    await admin.disconnect();
+    await admin.close();
   }
 }
 
@@ -193,7 +186,7 @@ function behind(ahead: Map<string, number>, behindOf: Map<string, number>): numb
 }
 
 /** Waits (at most `waitMs`) for the live projection to pass the end offsets; returns how far it is still behind. */
-async function waitForLive(sql: Sql, live: string, ends: PartitionEnd[], waitMs: number): Promise<number> {
+async function waitForLive(sql: Sql, live: string, ends: PartitionBounds[], waitMs: number): Promise<number> {
   const target = new Map(ends.filter((e) => e.high > e.low).map((e) => [`${e.topic}/${e.partition}`, e.high]));
   const deadline = Date.now() + waitMs;
   for (;;) {

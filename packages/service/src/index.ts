@@ -1,8 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '@folio/config';
 import { EventCodec, topicNames, type Topics } from '@folio/events';
-import { createKafka, ensureTopics } from '@folio/event-log';
+import { createKafka, ensureTopics, type KafkaClients } from '@folio/event-log';
 import { createLogger, type Logger } from '@folio/logging';
-import type { Kafka } from 'kafkajs';
 
 export interface ServiceContext {
   config: Config;
@@ -11,7 +10,7 @@ export interface ServiceContext {
 
 /** What every Folio process that talks to the log needs. */
 export interface EventLogContext {
-  kafka: Kafka;
+  kafka: KafkaClients;
   codec: EventCodec;
   topics: Topics;
 }

@@ -1,4 +1,4 @@
-import type { Sql } from '@folio/db';
+import type { Queryable, Sql, Statement } from '@folio/db';
 import type { DeliveryOutcome } from '@folio/events';
 
 /** A callback owed, as the dispatcher claims it from `delivery_schedule`. */
@@ -23,31 +23,36 @@ export function receiverHost(url: string): string {
   }
 }
 
+/** A finished job that owes a callback, as the read model has it. */
+export interface OwedCallback {
+  job_id: string;
+  key_id: string | null;
+  webhook_url: string | null;
+  finished_at: string | Date | null;
+  expires_at: string | Date | null;
+}
+
+/** Where the projector tells dispatchers that callbacks became owed, so they are sent at once, not at the next look. */
+export const CALLBACK_CHANNEL = 'folio_callback';
+
 /**
- * Owes a callback for each of these jobs that is final in the read model and has a webhook_url (only async jobs can
- * have one). Idempotent: a job's later terminal events, a redelivered batch or a parked event retried all find the
- * row there already, so a job is scheduled once. Returns how many were newly scheduled.
+ * Owes a callback for each of these jobs (final, with a key and a webhook_url, still readable): one row each in the
+ * durable schedule, due now. Idempotent: a job's later terminal events, a batch applied again or a parked event
+ * retried all find the row there already, so a job is scheduled once. One statement however many jobs, returned
+ * unsent: the projector sends it in the transaction that makes the jobs final.
  */
-export async function scheduleCallbacks(sql: Sql, jobIds: string[]): Promise<number> {
-  if (jobIds.length === 0) return 0;
-  const jobs = await sql<Array<{ job_id: string; key_id: string; webhook_url: string; finished_at: Date; expires_at: Date }>>`
-    select job_id, key_id, webhook_url, finished_at, expires_at from jobs
-    where job_id in ${sql(jobIds)} and webhook_url is not null and key_id is not null
-      and status in ('succeeded', 'failed') and expires_at > now()`;
-  if (jobs.length === 0) return 0;
-  const now = new Date();
-  const rows = jobs.map((j) => ({
-    job_id: j.job_id,
-    key_id: j.key_id,
-    url: j.webhook_url,
-    host: receiverHost(j.webhook_url),
-    state: 'pending',
-    next_attempt_at: now,
-    finished_at: j.finished_at,
-    expires_at: j.expires_at,
-  }));
-  const inserted = await sql`insert into delivery_schedule ${sql(rows)} on conflict (job_id) do nothing returning job_id`;
-  return inserted.length;
+export function scheduleCallbacks(sql: Queryable, jobs: OwedCallback[]): Statement {
+  const rows = jobs
+    .filter((j) => j.key_id !== null && j.webhook_url !== null && j.expires_at !== null)
+    .map((j) => ({ job_id: j.job_id, key_id: j.key_id, url: j.webhook_url, host: receiverHost(j.webhook_url!), finished_at: j.finished_at, expires_at: j.expires_at }));
+  if (rows.length === 0) return false;
+  return sql`
+    insert into delivery_schedule (job_id, key_id, url, host, state, next_attempt_at, finished_at, expires_at)
+    select job_id, key_id, url, host, 'pending', now(), finished_at, expires_at
+    from json_to_recordset(${JSON.stringify(rows)}::text::json)
+      as r(job_id uuid, key_id uuid, url text, host text, finished_at timestamptz, expires_at timestamptz)
+    where expires_at > now()
+    on conflict (job_id) do nothing`;
 }
 
 /**
@@ -117,16 +122,16 @@ export async function recordAttempt(
 }
 
 /**
- * Owes one more attempt at a callback whose attempts have ended (delivered, given up, not sent), because its key's
+ * Owes one more attempt at each callback whose attempts have ended (delivered, given up, not sent), because its key's
  * owner asked (a WebhookRedeliveryRequested event): it comes due at once and is sent once, without retries. A callback
- * still being delivered owes its attempts already and is left alone. Applying the same request twice (the dispatcher
- * reading its batch again) owes nothing more. Returns whether an attempt is now owed.
+ * still being delivered owes its attempts already and is left alone. Applying the same request twice (a batch applied
+ * again) owes nothing more. One statement for a batch's requests, returned unsent (as `scheduleCallbacks`).
  */
-export async function scheduleRedelivery(sql: Sql, jobId: string, requestEventId: string): Promise<boolean> {
-  const owed = await sql`
-    update delivery_schedule
-    set state = 'pending', redelivery = true, next_attempt_at = now(), redelivery_event_id = ${requestEventId}, updated_at = now()
-    where job_id = ${jobId} and state <> 'pending' and redelivery_event_id is distinct from ${requestEventId}::uuid and expires_at > now()
-    returning job_id`;
-  return owed.length > 0;
+export function scheduleRedeliveries(sql: Queryable, requests: Array<{ job_id: string; event_id: string }>): Statement {
+  if (requests.length === 0) return false;
+  return sql`
+    update delivery_schedule d
+    set state = 'pending', redelivery = true, next_attempt_at = now(), redelivery_event_id = r.event_id, updated_at = now()
+    from json_to_recordset(${JSON.stringify(requests)}::text::json) as r(job_id uuid, event_id uuid)
+    where d.job_id = r.job_id and d.state <> 'pending' and d.redelivery_event_id is distinct from r.event_id and d.expires_at > now()`;
 }

@@ -1,5 +1,8 @@
 import { createRequire } from 'node:module';
 
+// The mend Folio applied to kafkajs 2.2.4 while it ran on kafkajs (until it moved to @platformatic/kafka): kept here so
+// that bench/kafka-clients measures kafkajs as Folio ran it, beside kafkajs as released.
+
 /**
  * The part of kafkajs' per-connection request queue this module mends (kafkajs 2.2.4, `src/network/requestQueue`).
  */

@@ -1,0 +1,86 @@
+import { jobFailed, renderTimeoutError, type JobQueued, type Lane } from '@folio/events';
+import { retryTransient, type RetryContext } from '@folio/event-log';
+import { startAttempts, type AttemptStart } from './attempts.ts';
+import { renderJob, runAttempts, type RenderContext, type Run } from './render-job.ts';
+import type { RenderSlots } from './slots.ts';
+
+/**
+ * Quick jobs a chunk holds at most: a worker converts them one after another and answers them together, so the
+ * messages a job costs fall by up to this much, while a job in the chunk waits at most for the others' few
+ * milliseconds.
+ */
+export const CHUNK_JOBS = 8;
+
+/**
+ * Runs a batch of queued jobs (what one fetch brought) to their terminal events, resolving once every outcome is in
+ * the log: the caller commits the batch's offsets after that. The batch's starts are recorded in one statement;
+ * quick jobs go to the workers in chunks (`chunksOf`) and a chunk's outcomes to the log together; a job whose earlier
+ * run never finished runs alone (`renderJob`), as does one that must run again. Each chunk holds a render slot, so
+ * the renderer's concurrency and the sync lane's priority hold as they do for single jobs.
+ */
+export async function renderBatch(ctx: RenderContext, jobs: JobQueued[], lane: Lane, slots: RenderSlots, waiting: RetryContext): Promise<void> {
+  const now = Date.now();
+  // The caller of a sync job older than the ceiling has been answered render_timeout already: converting it now would
+  // only be thrown away.
+  const late = jobs.filter((job) => job.lane === 'sync' && now - Date.parse(job.occurred_at) > ctx.syncTimeoutMs);
+  const timely = jobs.filter((job) => !late.includes(job));
+  if (late.length > 0) ctx.logger.info({ jobs: late.map((j) => j.job_id) }, 'sync jobs older than the sync ceiling: not converted');
+  const starts = await retryTransient(() => startAttempts(ctx.sql, timely.map((j) => j.job_id), ctx.worker), waiting);
+
+  const runs: Run[] = [];
+  const alone: Array<{ job: JobQueued; start: AttemptStart }> = [];
+  for (const job of timely) {
+    const start = starts.get(job.job_id)!;
+    if (start.settled) ctx.logger.info({ job_id: job.job_id, attempt: start.attempt }, 'job is final already: not converted again');
+    else if (start.isolate) alone.push({ job, start });
+    else runs.push({ job, attempt: start.attempt, counted: start.counted });
+  }
+
+  await Promise.all([
+    ...late.map((job) => retryTransient(() => ctx.publisher.publish(jobFailed(job.job_id, null, ctx.worker, renderTimeoutError(ctx.syncTimeoutMs))), waiting)),
+    ...chunksOf(runs, lane, slots.size).map(async ({ runs: chunk, here }) => {
+      const slot = await slots.acquire(lane);
+      try {
+        const done = await runAttempts(ctx, chunk, waiting, here);
+        // A run that failed unexpectedly runs again, alone, counted afresh (`renderJob`).
+        for (const [i, run] of chunk.entries()) if (!done[i]) await renderJob(ctx, run.job, waiting, slot);
+      } finally {
+        slot.release();
+      }
+    }),
+    ...alone.map(async ({ job, start }) => {
+      const slot = await slots.acquire(lane);
+      try {
+        await renderJob(ctx, job, waiting, slot, start);
+      } finally {
+        slot.release();
+      }
+    }),
+  ]);
+}
+
+/** Runs converted together, and whether in the renderer's own thread (`here`) rather than by a worker. */
+export interface Chunk {
+  runs: Run[];
+  here: boolean;
+}
+
+/**
+ * Groups runs into chunks for the workers. A quick job — its input inline (not claim-checked) and not a page to
+ * fetch — takes a few milliseconds, and chunks of them spare the workers' messages; a backlog is spread over as many
+ * chunks as there are slots before any chunk grows past `CHUNK_JOBS`. A page to fetch or a large input runs alone,
+ * and so does every sync job: a synchronous caller waits for no one else's conversion. A quick sync job that needs
+ * nothing from the network (no images to embed in a docx) is converted in the renderer's own thread: the messages to
+ * and from a worker would cost its caller as much as the conversion. Pure.
+ */
+export function chunksOf(runs: Run[], lane: Lane, slots: number): Chunk[] {
+  const quick = lane === 'async' ? runs.filter(isQuick) : [];
+  const chunks = runs.filter((r) => !quick.includes(r)).map((r) => ({ runs: [r], here: lane === 'sync' && isQuick(r) && r.job.output !== 'docx' }));
+  const size = Math.min(CHUNK_JOBS, Math.max(1, Math.ceil(quick.length / Math.max(1, slots))));
+  for (let i = 0; i < quick.length; i += size) chunks.push({ runs: quick.slice(i, i + size), here: false });
+  return chunks;
+}
+
+function isQuick({ job }: Run): boolean {
+  return job.input.kind !== 'url' && job.input.text !== null;
+}

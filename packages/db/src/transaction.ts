@@ -1,0 +1,52 @@
+import type postgres from 'postgres';
+import type { Sql } from './client.ts';
+
+/**
+ * A statement made on a connection and not awaited yet (postgres.js sends a query when it is first awaited), or
+ * nothing (`false`) where a statement was not needed.
+ */
+export type Statement = postgres.PendingQuery<postgres.Row[]> | false;
+
+/** Where statements go: a pool, a transaction's connection or a connection held by `readThenWrite`. */
+export type Queryable = postgres.Sql | postgres.TransactionSql;
+
+/** A connection of the pool held for one transaction. */
+export type Connection = postgres.ReservedSql;
+
+/**
+ * A transaction in two round trips: `BEGIN` goes out with the reads, and `COMMIT` with the writes, all pipelined on
+ * one connection. postgres.js' `begin()` takes four (it waits for `BEGIN`, then for the callback, then for `COMMIT`),
+ * and on a machine where every round trip wakes two processes that is what a small transaction costs most.
+ *
+ * `write` must return its statements unawaited, in the order they are to run: every one of them is sent before
+ * `COMMIT`. When any statement fails the transaction is rolled back (a failed write makes the `COMMIT` a rollback)
+ * and the error is thrown.
+ */
+export async function readThenWrite<R, W>(
+  sql: Sql,
+  read: (tx: Connection) => Promise<R>,
+  write: (tx: Connection, read: R) => { statements: Statement[]; result: W },
+): Promise<W> {
+  const tx = await sql.reserve();
+  let open = false;
+  try {
+    open = true;
+    // Sent in the order they are set going: BEGIN before anything `read` sends.
+    const begun = tx`begin`.execute();
+    const [, got] = await Promise.all([begun, read(tx)]);
+    const { statements, result } = write(tx, got);
+    const sent = statements.filter((s) => s !== false).map((s) => s.execute());
+    // Everything settles before the connection goes back: after a failed statement the COMMIT rolls back instead.
+    const outcomes = await Promise.allSettled([...sent, tx`commit`.execute()]);
+    open = false;
+    const failed = outcomes.find((o) => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    return result;
+  } catch (error) {
+    // A read failed (or BEGIN): nothing was written; end the transaction before the connection goes back.
+    if (open) await tx`rollback`.catch(() => {});
+    throw error;
+  } finally {
+    tx.release();
+  }
+}

@@ -1,0 +1,230 @@
+import { MessagesStreamFallbackModes, MessagesStreamModes, type Consumer, type Message, type MessagesStream } from '@platformatic/kafka';
+import type { EventCodec } from '@folio/events';
+import type { Logger } from '@folio/logging';
+import { applyRecords, type EventBatch, type LoggedRecord, type PartitionEnd, type Unapplicable } from './apply-records.ts';
+import { backoffMs, ConsumerStoppedError, describeError, type RetryContext } from './failures.ts';
+import type { KafkaClients } from './kafka.ts';
+
+type Stream = MessagesStream<Buffer, Buffer, Buffer, Buffer>;
+
+export interface ConsumeOptions {
+  kafka: KafkaClients;
+  codec: EventCodec;
+  /** The group's full name (with the topic prefix). */
+  groupId: string;
+  topics: string[];
+  sessionTimeoutMs: number;
+  logger: Logger;
+  /** Who consumes, for logs: "projection", "renderer (sync lane)". */
+  what: string;
+  /** Applies a batch; resolves once its outcome is durable. Idempotent: a batch may be applied again (after a crash). */
+  handle(batch: EventBatch, waiting: RetryContext): Promise<void>;
+  /** Records what can never be applied, so that its partition moves on (parks it and fails its job, or reports it). */
+  unapplicable(what: Unapplicable, waiting: RetryContext): Promise<void>;
+  /** Records a batch holds at most (what one fetch brought, up to this). */
+  maxBatch?: number;
+  /** Tries a record gets when it fails in a way retrying cannot fix. Default 3. */
+  tries?: number;
+  /** Where to begin instead of the group's committed offsets (a replay's ranges); nothing is committed then. */
+  startAt?: Array<{ topic: string; partition: number; offset: number }>;
+}
+
+export interface RunningConsumer {
+  /** Stops taking batches, lets the one in hand finish, commits, and leaves the group. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The one consumer loop of every Folio consumer (the renderer's lanes, the projector, the replay): a member of a
+ * consumer group that reads what its fetches bring, across partitions, as batches; decodes them, applies each batch
+ * through its handler (`applyRecords`: transient failures retried in place, what can never apply set aside), and
+ * commits a batch's offsets once its outcome is durable. Each handler is an app's own code; this is the rest.
+ *
+ * - Fetches run ahead of the work (the client keeps up to a thousand messages buffered), so the next batch is there
+ *   when one ends; a batch is everything buffered, up to `maxBatch`. Nothing waits on a timer when work is there.
+ * - Commits go out in the background, one at a time, the latest offsets of each partition together: a batch's
+ *   outcome is durable before its offsets are committed, so a crash re-reads a little and the handlers' idempotence
+ *   makes that a no-op; the next batch does not wait for the broker's answer to the last commit.
+ * - A rebalance: records fetched for a generation of the group that has passed, or for partitions no longer this
+ *   member's, are dropped (the new owner reads them from the committed offsets); a wait on a store gives up when the
+ *   batch's partitions are no longer this member's (`ConsumerStoppedError`), and the batch is left to their owner.
+ * - A stream the client gives up on (it retries a broker that is away without end, but a fetch can still fail for
+ *   good) is opened again from the committed offsets, with backoff, for as long as the process lives
+ *   (invariant 10, docs/invariants.md).
+ */
+export async function consumeEvents(options: ConsumeOptions): Promise<RunningConsumer> {
+  const { logger } = options;
+  const consumer = options.kafka.consumer(options.groupId, options.sessionTimeoutMs);
+  const committer = options.startAt ? null : new Committer(consumer, logger, options.groupId);
+  /** The next offset of each partition whose records this member has handled: a stream opened again skips them. */
+  const handled = new Map<string, number>();
+  let running = true;
+  let wake: (() => void) | null = null;
+  const wakeUp = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+
+  const owns = (topic: string, partition: number) =>
+    consumer.assignments?.some((a) => a.topic === topic && a.partitions.includes(partition)) ?? false;
+
+  async function open(): Promise<Stream> {
+    for (let failures = 1; ; failures++) {
+      try {
+        const stream = (await consumer.consume({
+          topics: options.topics,
+          ...(options.startAt
+            ? { mode: MessagesStreamModes.MANUAL, offsets: options.startAt.map((s) => ({ ...s, offset: BigInt(s.offset) })) }
+            : { mode: MessagesStreamModes.COMMITTED, fallbackMode: MessagesStreamFallbackModes.EARLIEST }),
+        })) as Stream;
+        stream.on('readable', wakeUp);
+        stream.on('close', wakeUp);
+        stream.on('error', (error) => {
+          logger.error({ err: error, group: options.groupId }, `${options.what}: the log's stream failed; it is opened again from the committed offsets`);
+          wakeUp();
+        });
+        return stream;
+      } catch (error) {
+        if (!running) throw new ConsumerStoppedError();
+        const delay = backoffMs(failures, 1000, 30_000);
+        logger[failures >= 3 ? 'error' : 'warn']({ err: error, group: options.groupId, delay_ms: delay }, `${options.what}: cannot read the log yet; trying again`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  /** What the stream has buffered, up to `maxBatch`, without the records this member must not handle. */
+  function take(stream: Stream): LoggedRecord[] {
+    const records: LoggedRecord[] = [];
+    const generation = consumer.generationId;
+    let message: Message<Buffer, Buffer, Buffer, Buffer> | null;
+    while (records.length < (options.maxBatch ?? 1000) && (message = stream.read() as Message<Buffer, Buffer, Buffer, Buffer> | null) !== null) {
+      const fetchedBy = (message.metadata.consumer as { generationId?: number } | undefined)?.generationId;
+      const offset = Number(message.offset);
+      if (!options.startAt && (fetchedBy !== generation || !owns(message.topic, message.partition))) continue;
+      if (offset < (handled.get(`${message.topic}/${message.partition}`) ?? 0)) continue;
+      records.push({ topic: message.topic, partition: message.partition, offset, key: message.key?.length ? message.key.toString('utf8') : null, value: message.value ?? null });
+    }
+    return records;
+  }
+
+  async function apply(records: LoggedRecord[]): Promise<void> {
+    const partitions = [...new Set(records.map((r) => `${r.topic}/${r.partition}`))];
+    const waiting: RetryContext = {
+      active: () => running && (options.startAt !== undefined || records.every((r) => owns(r.topic, r.partition))),
+      onTransient: (error, retry, delayMs) =>
+        logger[retry >= 5 ? 'error' : 'warn'](
+          { err: error, partitions, retry, delay_ms: delayMs },
+          `${options.what} waits: a store is away (Postgres, the broker or the registry); the batch is retried in place`,
+        ),
+    };
+    const ends = await applyRecords(records, {
+      decode: (value) => options.codec.decode(value),
+      handle: options.handle,
+      unapplicable: options.unapplicable,
+      waiting,
+      tries: options.tries ?? 3,
+      onSplit: (error) => logger.warn({ err: error, partitions }, `${options.what}: a batch cannot be applied whole: applying it event by event`),
+    });
+    for (const end of ends) handled.set(`${end.topic}/${end.partition}`, end.next_offset);
+    committer?.mark(ends.filter((e) => owns(e.topic, e.partition)));
+  }
+
+  const loop = (async () => {
+    let stream: Stream | null = null;
+    let failures = 0;
+    while (running) {
+      try {
+        if (!stream || stream.destroyed) {
+          if (stream) await stream.close().catch(() => {});
+          stream = await open();
+        }
+        const records = take(stream);
+        if (records.length === 0) {
+          if (stream.destroyed) continue;
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        await apply(records);
+        failures = 0;
+      } catch (error) {
+        // The batch was left to whoever reads its partitions next (a rebalance, or this member stopping).
+        if (error instanceof ConsumerStoppedError) continue;
+        // applyRecords settles every record itself; what reaches here is a fault of the loop's own (a bug): the
+        // batch is read again from the committed offsets after a pause, never skipped.
+        const delay = backoffMs(++failures, 1000, 30_000);
+        logger.error({ err: error, delay_ms: delay }, `${options.what}: a batch failed unexpectedly; it is read again`);
+        handled.clear();
+        await stream?.close().catch(() => {});
+        stream = null;
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+    await stream?.close().catch(() => {});
+  })();
+
+  // The first join happens in `consume`: resolve once this member is in the group and reading.
+  await new Promise<void>((resolve) => {
+    if (consumer.assignments !== null) return resolve();
+    consumer.once('consumer:group:join', () => resolve());
+    setTimeout(resolve, options.sessionTimeoutMs).unref();
+  });
+
+  let stopped: Promise<void> | null = null;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        running = false;
+        wakeUp();
+        await loop;
+        await committer?.flush();
+        await consumer.close(true).catch((error: unknown) => logger.warn({ err: error }, `${options.what}: leaving the group failed: ${describeError(error)}`));
+      })();
+      return stopped;
+    },
+  };
+}
+
+/**
+ * Commits the latest handled offset of each partition, one commit in flight at a time: a batch's offsets are marked
+ * once its outcome is durable, and go out with whatever else was marked meanwhile. A commit the group refuses (this
+ * member is rejoining) is dropped: the partitions' owner reads from the last committed offsets, and handlers are
+ * idempotent. A broker that is away is retried by the client.
+ */
+class Committer {
+  private readonly marked = new Map<string, PartitionEnd>();
+  private inFlight: Promise<void> | null = null;
+
+  constructor(
+    private readonly consumer: Consumer<Buffer, Buffer, Buffer, Buffer>,
+    private readonly logger: Logger,
+    private readonly groupId: string,
+  ) {}
+
+  mark(ends: PartitionEnd[]): void {
+    for (const end of ends) {
+      const key = `${end.topic}/${end.partition}`;
+      if ((this.marked.get(key)?.next_offset ?? -1) < end.next_offset) this.marked.set(key, end);
+    }
+    if (!this.inFlight && this.marked.size > 0) this.inFlight = this.commit();
+  }
+
+  /** Resolves once everything marked is committed (or given up). */
+  async flush(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
+
+  private async commit(): Promise<void> {
+    while (this.marked.size > 0) {
+      const offsets = [...this.marked.values()].map((e) => ({ topic: e.topic, partition: e.partition, offset: BigInt(e.next_offset), leaderEpoch: -1 }));
+      this.marked.clear();
+      try {
+        await this.consumer.commit({ offsets });
+      } catch (error) {
+        this.logger.warn({ err: error, group: this.groupId }, 'offsets not committed (the group is rebalancing, or the broker is away): their records may be read again');
+      }
+    }
+    this.inFlight = null;
+  }
+}
