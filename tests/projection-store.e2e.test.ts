@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { connect, migrateDatabase, type Database } from '@folio/db';
-import { DEFAULT_OPTIONS, jobProcessing, jobQueued, jobSucceeded, newJobId } from '@folio/events';
-import { applyEvents, JOB_CHANNEL, type LoggedEvent } from '@folio/projections';
+import { DEFAULT_OPTIONS, jobProcessing, jobQueued, jobSucceeded, newJobId, webhookDeliveryAttempted } from '@folio/events';
+import { applyEvents, JOB_CHANNEL, reapplyEvent, type LoggedEvent } from '@folio/projections';
 import { CALLBACK_CHANNEL } from '@folio/webhooks';
 import { createDatabase } from '../infra/services/index.ts';
 
@@ -118,5 +118,18 @@ describe('applying events to Postgres', () => {
     await applyBatch(database.sql, 'hook-l', 0, [{ topic: 'hook-l', partition: 0, offset: 3, event: jobSucceeded(early, 2, 'w', result, 1) }], 4);
     const [{ n }] = (await database.sql`select count(*)::int as n from delivery_schedule where job_id = ${early}`) as unknown as [{ n: number }];
     expect(n).toBe(1);
+  });
+
+  it('keeps a success in the history without its content, which the job\'s row holds, also when a parked event is folded in', async () => {
+    const jobId = newJobId();
+    const success = jobSucceeded(jobId, 1, 'w', { ...result, content: 'the whole document' }, 1);
+    await applyBatch(database.sql, 'lean', 0, [{ topic: 'lean', partition: 0, offset: 0, event: queued(jobId, 'https://example.com/h') }, { topic: 'lean', partition: 0, offset: 1, event: success }], 2);
+    const [history] = await database.sql`select data from job_history where event_id = ${success.event_id}`;
+    expect(history!.data.result).toEqual({ output: 'text', content_ref: null, file: null, document: result.document });
+    // An attempt parked and retried refolds the job from its history: the row keeps its result whole.
+    const attempt = webhookDeliveryAttempted(jobId, { attempt: 1, worker: 'd', url: 'https://example.com/h', status_code: 200, error: null, duration_ms: 3, outcome: 'delivered', next_attempt_at: null });
+    expect(await reapplyEvent(database.sql, { topic: 'lean', partition: 0, offset: 5, event: attempt })).toBe('applied');
+    const [row] = await database.sql`select status, result from jobs where job_id = ${jobId}`;
+    expect(row).toMatchObject({ status: 'succeeded', result: { content: 'the whole document' } });
   });
 });

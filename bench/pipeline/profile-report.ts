@@ -1,12 +1,20 @@
-// Summarises .cpuprofile files: self time by package and by function. node --import tsx bench/pipeline/profile-report.ts <dir>
+// Summarises .cpuprofile files: self time by package and by function.
+//   node --import tsx bench/pipeline/profile-report.ts <dir> [functions shown] [last ms of each profile counted]
+// The last argument leaves out a process's start (module loading): count only the drain, the end of its life.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 const dir = process.argv[2] ?? '.folio/profiles';
 const top = Number(process.argv[3] ?? 25);
+const windowMs = Number(process.argv[4] ?? Infinity);
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
   const p = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   const dt = new Map<number, number>();
-  for (let i = 0; i < p.samples.length; i++) dt.set(p.samples[i], (dt.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
+  const from = p.endTime - windowMs * 1000;
+  let at = p.startTime;
+  for (let i = 0; i < p.samples.length; i++) {
+    at += p.timeDeltas[i] ?? 0;
+    if (at >= from) dt.set(p.samples[i], (dt.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
+  }
   const byPkg = new Map<string, number>();
   const byFn = new Map<string, number>();
   let total = 0;

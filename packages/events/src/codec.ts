@@ -62,8 +62,19 @@ export class EventCodec {
   }
 
   async decode(buffer: Buffer): Promise<JobEvent> {
-    // Avro records decode as instances of generated classes; events are plain data.
-    const raw = JSON.parse(JSON.stringify(await this.registry.decode(buffer))) as Record<string, unknown>;
-    return upcast(raw);
+    return upcast(plainData(await this.registry.decode(buffer)) as Record<string, unknown>);
   }
+}
+
+/**
+ * A decoded Avro value as plain data: records decode as instances of generated classes, and events are plain objects.
+ * What a JSON round trip would give (own fields, nested, in order), without writing the value out as text and reading
+ * it back: an event carries up to 64 KB of text, and every consumer decodes every event.
+ */
+export function plainData(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(plainData);
+  const plain: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field !== undefined && typeof field !== 'function') plain[key] = plainData(field);
+  return plain;
 }

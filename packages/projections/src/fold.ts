@@ -1,10 +1,14 @@
 import type { LoggedEvent } from '@folio/event-log';
-import type { JobEvent, WebhookDeliveryAttempted } from '@folio/events';
+import type { JobEvent, JobSucceeded, WebhookDeliveryAttempted } from '@folio/events';
 import { emptyJob, evolve, isFinal, type JobRow } from './job.ts';
 
 export type { LoggedEvent };
 
-/** The row `job_history` keeps of an event: the event whole (`data`) and where it was read. */
+/**
+ * The row `job_history` keeps of an event: the event (`data`) and where it was read. A success is kept without its
+ * result's content: the job's row holds it (`jobs.result`, what GET /v2/jobs/{id} reads), the log holds the event
+ * whole, and no reader of the history shows it; a converted document would otherwise be written twice a job.
+ */
 export interface HistoryRow {
   event_id: string;
   job_id: string;
@@ -17,8 +21,11 @@ export interface HistoryRow {
   topic: string;
   partition: number;
   offset: number;
-  data: JobEvent;
+  data: HistoryData;
 }
+
+/** An event as the history keeps it (`historyRow`). */
+export type HistoryData = Exclude<JobEvent, JobSucceeded> | (Omit<JobSucceeded, 'result'> & { result: Omit<JobSucceeded['result'], 'content'> });
 
 /** The `delivery_attempts` row of a callback attempt. */
 export type DeliveryRow = Pick<WebhookDeliveryAttempted, 'event_id' | 'job_id' | 'attempt' | 'url' | 'status_code' | 'error' | 'duration_ms' | 'outcome' | 'next_attempt_at' | 'occurred_at'>;
@@ -94,8 +101,14 @@ export function historyRow({ topic, partition, offset, event }: LoggedEvent, eff
     topic,
     partition,
     offset,
-    data: event,
+    data: historyData(event),
   };
+}
+
+function historyData(event: JobEvent): HistoryData {
+  if (event.type !== 'JobSucceeded') return event;
+  const { content: _kept, ...result } = event.result;
+  return { ...event, result };
 }
 
 export function deliveryRow(event: WebhookDeliveryAttempted): DeliveryRow {

@@ -28,6 +28,8 @@ export async function reapplyEvent(sql: Sql, logged: LoggedEvent): Promise<Reapp
   return sql.begin(async (tx) => {
     await tx`insert into jobs (job_id, status) values (${id}, 'queued') on conflict (job_id) do nothing`;
     const [liveRow] = await tx<JobRow[]>`select * from jobs where job_id = ${id} for update`;
+    // A success in the history lacks its result's content: the fold takes only its result from it, which is
+    // replaced below by the row's.
     const rows = await tx<Array<{ event_id: string; topic: string; partition: number; offset: number; data: JobEvent; effective: boolean }>>`
       select event_id, topic, partition, "offset", data, effective from job_history where job_id = ${id}`;
     if (rows.some((r) => r.event_id === event.event_id)) return 'seen';
@@ -37,7 +39,12 @@ export async function reapplyEvent(sql: Sql, logged: LoggedEvent): Promise<Reapp
     }
 
     const all: LoggedEvent[] = [...rows.map((r) => ({ topic: r.topic, partition: r.partition, offset: Number(r.offset), event: r.data })), { ...logged, event }];
-    const { job, effective } = foldInLogOrder(id, all);
+    const refolded = foldInLogOrder(id, all);
+    const { effective } = refolded;
+    // The history keeps a success without its result's content (`historyRow`): a job whose end comes from its history
+    // keeps the result its row has. Only a job that was not final can end differently, and then by this event, read
+    // whole from the log.
+    const job = refolded.job.terminal_event_id === live.terminal_event_id ? { ...refolded.job, result: live.result } : refolded.job;
 
     if (isFinal(live.status) && job.terminal_event_id !== live.terminal_event_id) {
       await insertHistory(tx, [historyRow({ ...logged, event }, false)]);
