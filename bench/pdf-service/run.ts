@@ -23,6 +23,7 @@ import { alternate, type Measured } from '../slices.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SLICES = Number(process.env.BENCH_SLICES ?? 6);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 600);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const html = new Marked({ gfm: true }).parse(sampleArticle(1500)) as string;
@@ -56,7 +57,10 @@ try {
 
   // Warmed first (the stack's browser and workers, this process's browser), then in alternating slices. The
   // service's CPU by process is its slices' alone: the print-only slices (this process's own browser) are left out.
-  const [service_, print_] = (await alternate([service, printOnly], { workers: CONCURRENCY, seconds: SECONDS, slices: SLICES, warmup: 40 })) as [Measured, Measured];
+  // The warm-up is long enough for the JVMs to have compiled their request paths: a broker started moments ago spends
+  // a third of its CPU in its JIT compiler threads for the first minute or so (measured), which a production broker
+  // has long done.
+  const [service_, print_] = (await alternate([service, printOnly], { workers: CONCURRENCY, seconds: SECONDS, slices: SLICES, warmup: WARMUP })) as [Measured, Measured];
   log(`service ${service_.perSecond.toFixed(1)}/s p50 ${service_.p50.toFixed(0)} ms; print-only ${print_.perSecond.toFixed(1)}/s p50 ${print_.p50.toFixed(0)} ms`);
   writeSection('pdf-service', 'bench/pdf-service/run.ts', `${runStamp()}: ~1,500-word article as supplied HTML (no images), ${CONCURRENCY} in flight, ${SECONDS} s each in ${SLICES} alternating slices; the PDF is ${(bytes / 1024).toFixed(0)} KiB.
 

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from './markdown.ts';
+import { cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
 
 const infra = process.env.BENCH_INFRA ? { env: JSON.parse(process.env.BENCH_INFRA), stop: async () => {} } : await startLocalInfra({
   stateDir: resolve('.folio/bench'),
@@ -22,13 +23,28 @@ try {
   // The broker is a JVM started moments ago: its hot paths compile after a thousand requests or so (see run.ts).
   const WARM = Number(process.env.BENCH_WARMUP ?? 1000);
   const N = WARM + 200;
+  // What a sync call costs each process, and Postgres in transactions and rows, over the measured calls.
+  const database = async () =>
+    (await stack.sql<Array<Record<string, number>>>`
+      select xact_commit::int as commits, tup_inserted::int as inserted, tup_updated::int as updated, tup_fetched::int as fetched
+      from pg_stat_database where datname = current_database()`)[0]!;
+  let cpuBefore: CpuSnapshot = new Map();
+  let dbBefore: Record<string, number> = {};
   for (let i = 0; i < N; i++) {
+    if (i === WARM) {
+      cpuBefore = cpuSnapshot();
+      dbBefore = await database();
+    }
     const t0 = performance.now();
     const start = Date.now();
     await stack.request('POST', '/v2/convert', { key, json: { markdown, output: 'html' } });
     marks.push({ start, end: Date.now() });
     if (i >= WARM) totals.push(performance.now() - t0);
   }
+  const cpu = cpuSpent(cpuBefore, cpuSnapshot());
+  console.log(cpuTable(cpu, N - WARM, 'sync call'));
+  const dbAfter = await database();
+  console.log('Postgres a sync call:', Object.fromEntries(Object.keys(dbAfter).map((k) => [k, ((dbAfter[k]! - dbBefore[k]!) / (N - WARM)).toFixed(1)])));
   const rows = await stack.sql<{ job_id: string; type: string; t: Date; i: Date }[]>`select job_id, type, occurred_at as t, inserted_at as i from job_history order by occurred_at`;
   const byJob = new Map<string, Record<string, number>>();
   for (const r of rows) {

@@ -51,6 +51,12 @@ transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
+# One broker on a small machine: a request passes from a network thread to a handler thread and back, and every
+# hand-over wakes a thread (dear on a virtual machine); the defaults (3 network, 8 handler threads) are sized for
+# many cores and many clients.
+num.network.threads=1
+num.io.threads=2
+background.threads=2
 `;
 }
 

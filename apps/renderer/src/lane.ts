@@ -48,6 +48,9 @@ export async function startLane(options: {
     logger,
     what: `renderer (${lane} lane)`,
     maxBatch: BATCH_JOBS,
+    // A batch is taken while earlier ones convert: a slow job never holds the next request back, and a backlog's next
+    // batch is started before the last one's tail is done. The slots bound what converts at once.
+    inFlight: 2 * BATCH_JOBS,
     handle: async ({ events }, waiting) => {
       const jobs = events.map((e) => e.event).filter((e): e is JobQueued => e.type === 'JobQueued');
       if (jobs.length > 0) await renderBatch(render, jobs, lane, slots, waiting);

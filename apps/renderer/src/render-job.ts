@@ -1,7 +1,7 @@
 import { print, type ConversionPool, type ConversionRequest, type Prepared } from '@folio/conversion';
 import type { PdfRenderer } from '@folio/pdf';
 import type { Sql } from '@folio/db';
-import { jobFailed, jobProcessing, jobSucceeded, type JobEvent, type JobQueued, type JobResult, type JobSucceeded } from '@folio/events';
+import { jobFailed, jobProcessing, jobSucceeded, type JobEvent, type JobQueued, type JobResult, type JobSucceeded, type Lane } from '@folio/events';
 import { ConsumerStoppedError, retryTransient, type EventPublisher, type RetryContext } from '@folio/event-log';
 import type { Faults } from '@folio/config';
 import type { Logger } from '@folio/logging';
@@ -27,10 +27,16 @@ export interface RenderContext {
 
 /**
  * How long a conversion runs before its JobProcessing is written on its own. A quicker one writes JobProcessing and
- * its terminal event in one request (still in that order, in one partition), which spares a synchronous caller a
- * round trip to the broker; nobody could have seen a job "processing" for less than this anyway.
+ * its terminal event in one request (still in that order, in one partition): one produce request, one fetch and one
+ * transaction of the projector fewer. The event is made when the run starts, so the history says when it started
+ * all the same. An async job's poller should see it "processing" once that is worth saying (nobody could have seen
+ * it for less than 100 ms); a sync job's caller is waiting for the answer, not polling, and a pdf takes a few hundred
+ * milliseconds: a sync run says it is processing once it has lasted a second, or a tenth of the sync ceiling when
+ * that is shorter, so that the announcement is in the log before the caller's timeout could be.
  */
-export const ANNOUNCE_AFTER_MS = 100;
+export function announceAfterMs(lane: Lane, syncTimeoutMs: number): number {
+  return lane === 'async' ? 100 : Math.min(1000, syncTimeoutMs / 10);
+}
 
 /** One run of a job: its counted start. */
 export interface Run {
@@ -97,7 +103,7 @@ export async function runAttempts(ctx: RenderContext, runs: Run[], waiting: Retr
   try {
     // A retry is announced before it starts, so the history shows every start even if this one dies too.
     await Promise.all(runs.map((r, i) => r.attempt > 1 && announce(i)));
-    const timer = setTimeout(() => runs.forEach((_, i) => void announce(i).catch(() => {})), ANNOUNCE_AFTER_MS);
+    const timer = setTimeout(() => runs.forEach((_, i) => void announce(i).catch(() => {})), announceAfterMs(runs[0]!.job.lane, ctx.syncTimeoutMs));
     let outcomes: Array<{ result: JobResult | null; error: unknown | null; ms: number }>;
     try {
       outcomes = await convertAll(ctx, runs.map((r) => r.job), here);

@@ -1,7 +1,7 @@
 import { MessagesStreamFallbackModes, MessagesStreamModes, type Consumer, type Message, type MessagesStream } from '@platformatic/kafka';
 import type { EventCodec } from '@folio/events';
 import type { Logger } from '@folio/logging';
-import { applyRecords, type EventBatch, type LoggedRecord, type PartitionEnd, type Unapplicable } from './apply-records.ts';
+import { applyRecords, endsOf, type EventBatch, type LoggedRecord, type PartitionEnd, type Unapplicable } from './apply-records.ts';
 import { backoffMs, ConsumerStoppedError, describeError, type RetryContext } from './failures.ts';
 import type { KafkaClients } from './kafka.ts';
 
@@ -23,6 +23,12 @@ export interface ConsumeOptions {
   unapplicable(what: Unapplicable, waiting: RetryContext): Promise<void>;
   /** Records a batch holds at most (what one fetch brought, up to this). */
   maxBatch?: number;
+  /**
+   * Records handled at once, across batches: a batch taken while earlier ones are still being handled (the renderer's
+   * jobs are independent, and one slow conversion must not hold the next request back). Unset: one batch at a time,
+   * in log order (the projector's batches must apply in order).
+   */
+  inFlight?: number;
   /** Tries a record gets when it fails in a way retrying cannot fix. Default 3. */
   tries?: number;
   /** Where to begin instead of the group's committed offsets (a replay's ranges); nothing is committed then. */
@@ -42,9 +48,9 @@ export interface RunningConsumer {
  *
  * - Fetches run ahead of the work (the client keeps up to a thousand messages buffered), so the next batch is there
  *   when one ends; a batch is everything buffered, up to `maxBatch`. Nothing waits on a timer when work is there.
- * - Commits go out in the background, one at a time, the latest offsets of each partition together: a batch's
- *   outcome is durable before its offsets are committed, so a crash re-reads a little and the handlers' idempotence
- *   makes that a no-op; the next batch does not wait for the broker's answer to the last commit.
+ * - Commits go out in the background, at most one a second, the latest offsets of each partition together: a
+ *   batch's outcome is durable before its offsets are committed, so a crash re-reads a little and the handlers'
+ *   idempotence makes that a no-op; the next batch does not wait for the broker's answer to the last commit.
  * - A rebalance: records fetched for a generation of the group that has passed, or for partitions no longer this
  *   member's, are dropped (the new owner reads them from the committed offsets); a wait on a store gives up when the
  *   batch's partitions are no longer this member's (`ConsumerStoppedError`), and the batch is left to their owner.
@@ -58,6 +64,10 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
   const committer = options.startAt ? null : new Committer(consumer, logger, options.groupId);
   /** The next offset of each partition whose records this member has handled: a stream opened again skips them. */
   const handled = new Map<string, number>();
+  /** Each partition's stretches taken and not yet all handled, in log order: offsets are committed up to the first. */
+  const taken = new Map<string, Array<{ next_offset: number; done: boolean }>>();
+  let inFlight = 0;
+  let takenIn = consumer.generationId;
   let running = true;
   let wake: (() => void) | null = null;
   const wakeUp = () => {
@@ -94,12 +104,18 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
     }
   }
 
-  /** What the stream has buffered, up to `maxBatch`, without the records this member must not handle. */
-  function take(stream: Stream): LoggedRecord[] {
+  /** What the stream has buffered, up to `most`, without the records this member must not handle. */
+  function take(stream: Stream, most: number): LoggedRecord[] {
     const records: LoggedRecord[] = [];
     const generation = consumer.generationId;
+    if (generation !== takenIn) {
+      // A new generation of the group reads its partitions from their committed offsets again: what was taken before
+      // is read again by whoever owns it now, and commits start afresh.
+      taken.clear();
+      takenIn = generation;
+    }
     let message: Message<Buffer, Buffer, Buffer, Buffer> | null;
-    while (records.length < (options.maxBatch ?? 1000) && (message = stream.read() as Message<Buffer, Buffer, Buffer, Buffer> | null) !== null) {
+    while (records.length < most && (message = stream.read() as Message<Buffer, Buffer, Buffer, Buffer> | null) !== null) {
       const fetchedBy = (message.metadata.consumer as { generationId?: number } | undefined)?.generationId;
       const offset = Number(message.offset);
       if (!options.startAt && (fetchedBy !== generation || !owns(message.topic, message.partition))) continue;
@@ -111,6 +127,13 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
 
   async function apply(records: LoggedRecord[]): Promise<void> {
     const partitions = [...new Set(records.map((r) => `${r.topic}/${r.partition}`))];
+    // The batch's stretch of each partition, in the order taken.
+    const stretches = endsOf(records).map((end) => {
+      const stretch = { next_offset: end.next_offset, done: false };
+      const key = `${end.topic}/${end.partition}`;
+      taken.set(key, [...(taken.get(key) ?? []), stretch]);
+      return { end, key, stretch };
+    });
     const waiting: RetryContext = {
       active: () => running && (options.startAt !== undefined || records.every((r) => owns(r.topic, r.partition))),
       onTransient: (error, retry, delayMs) =>
@@ -119,7 +142,7 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
           `${options.what} waits: a store is away (Postgres, the broker or the registry); the batch is retried in place`,
         ),
     };
-    const ends = await applyRecords(records, {
+    await applyRecords(records, {
       decode: (value) => options.codec.decode(value),
       handle: options.handle,
       unapplicable: options.unapplicable,
@@ -127,10 +150,32 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
       tries: options.tries ?? 3,
       onSplit: (error) => logger.warn({ err: error, partitions }, `${options.what}: a batch cannot be applied whole: applying it event by event`),
     });
-    for (const end of ends) handled.set(`${end.topic}/${end.partition}`, end.next_offset);
-    committer?.mark(ends.filter((e) => owns(e.topic, e.partition)));
+    // A partition moves on only as far as every stretch before is handled too (batches may end out of order).
+    const reached: PartitionEnd[] = [];
+    for (const { end, key, stretch } of stretches) {
+      stretch.done = true;
+      const queue = taken.get(key);
+      if (!queue) continue; // forgotten meanwhile: the stream was opened again
+      let next: number | null = null;
+      while (queue.length > 0 && queue[0]!.done) next = queue.shift()!.next_offset;
+      if (queue.length === 0) taken.delete(key);
+      if (next === null) continue;
+      handled.set(key, next);
+      reached.push({ topic: end.topic, partition: end.partition, next_offset: next });
+    }
+    committer?.mark(reached.filter((e) => owns(e.topic, e.partition)));
   }
 
+  /** Hands a batch to `apply`; in-flight batches run beside the loop, which is woken when one ends. */
+  function start(records: LoggedRecord[]): Promise<void> {
+    inFlight += records.length;
+    return apply(records).finally(() => {
+      inFlight -= records.length;
+      wakeUp();
+    });
+  }
+
+  let reopen = false;
   const loop = (async () => {
     let stream: Stream | null = null;
     let failures = 0;
@@ -140,13 +185,23 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
           if (stream) await stream.close().catch(() => {});
           stream = await open();
         }
-        const records = take(stream);
+        const room = options.inFlight === undefined ? (options.maxBatch ?? 1000) : Math.min(options.maxBatch ?? 1000, options.inFlight - inFlight);
+        const records = room > 0 ? take(stream, room) : [];
         if (records.length === 0) {
           if (stream.destroyed) continue;
           await new Promise<void>((resolve) => (wake = resolve));
           continue;
         }
-        await apply(records);
+        if (options.inFlight === undefined) await start(records);
+        else
+          start(records).catch((error: unknown) => {
+            // The batch was left to whoever reads its partitions next: its stretches stay unhandled, so no later
+            // offset of its partitions is committed past it.
+            if (!(error instanceof ConsumerStoppedError)) {
+              logger.error({ err: error }, `${options.what}: a batch failed unexpectedly; its partitions are read again`);
+              reopen = true;
+            }
+          });
         failures = 0;
       } catch (error) {
         // The batch was left to whoever reads its partitions next (a rebalance, or this member stopping).
@@ -155,12 +210,20 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
         // batch is read again from the committed offsets after a pause, never skipped.
         const delay = backoffMs(++failures, 1000, 30_000);
         logger.error({ err: error, delay_ms: delay }, `${options.what}: a batch failed unexpectedly; it is read again`);
-        handled.clear();
-        await stream?.close().catch(() => {});
-        stream = null;
+        reopen = true;
         await new Promise((r) => setTimeout(r, delay));
       }
+      if (reopen) {
+        // Read again from the committed offsets, once the batches in hand are done with.
+        reopen = false;
+        while (inFlight > 0) await new Promise<void>((resolve) => (wake = resolve));
+        handled.clear();
+        taken.clear();
+        await stream?.close().catch(() => {});
+        stream = null;
+      }
     }
+    while (inFlight > 0) await new Promise<void>((resolve) => (wake = resolve));
     await stream?.close().catch(() => {});
   })();
 
@@ -187,14 +250,24 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
 }
 
 /**
- * Commits the latest handled offset of each partition, one commit in flight at a time: a batch's offsets are marked
- * once its outcome is durable, and go out with whatever else was marked meanwhile. A commit the group refuses (this
- * member is rejoining) is dropped: the partitions' owner reads from the last committed offsets, and handlers are
- * idempotent. A broker that is away is retried by the client.
+ * How often a member commits at most. A batch's outcome is durable before its offsets are marked, so a commit only
+ * saves re-reading after a crash (a second at most, which the handlers' idempotence makes a no-op); at low rates a
+ * commit a batch would be a broker request for every job.
+ */
+export const COMMIT_EVERY_MS = 1000;
+
+/**
+ * Commits the latest handled offset of each partition, one commit in flight at a time and at most one a
+ * `COMMIT_EVERY_MS`: a batch's offsets are marked once its outcome is durable, and go out with whatever else was
+ * marked meanwhile; a timer is armed only while offsets wait. A commit the group refuses (this member is rejoining) is
+ * dropped: the partitions' owner reads from the last committed offsets, and handlers are idempotent. A broker that is
+ * away is retried by the client.
  */
 class Committer {
   private readonly marked = new Map<string, PartitionEnd>();
   private inFlight: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private last = 0;
 
   constructor(
     private readonly consumer: Consumer<Buffer, Buffer, Buffer, Buffer>,
@@ -207,24 +280,38 @@ class Committer {
       const key = `${end.topic}/${end.partition}`;
       if ((this.marked.get(key)?.next_offset ?? -1) < end.next_offset) this.marked.set(key, end);
     }
-    if (!this.inFlight && this.marked.size > 0) this.inFlight = this.commit();
+    this.schedule();
   }
 
   /** Resolves once everything marked is committed (or given up). */
   async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     while (this.inFlight) await this.inFlight;
+    if (this.marked.size > 0) await (this.inFlight = this.commit());
+  }
+
+  private schedule(): void {
+    if (this.inFlight || this.timer || this.marked.size === 0) return;
+    const wait = this.last + COMMIT_EVERY_MS - Date.now();
+    if (wait <= 0) this.inFlight = this.commit();
+    else
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.schedule();
+      }, wait);
   }
 
   private async commit(): Promise<void> {
-    while (this.marked.size > 0) {
-      const offsets = [...this.marked.values()].map((e) => ({ topic: e.topic, partition: e.partition, offset: BigInt(e.next_offset), leaderEpoch: -1 }));
-      this.marked.clear();
-      try {
-        await this.consumer.commit({ offsets });
-      } catch (error) {
-        this.logger.warn({ err: error, group: this.groupId }, 'offsets not committed (the group is rebalancing, or the broker is away): their records may be read again');
-      }
+    this.last = Date.now();
+    const offsets = [...this.marked.values()].map((e) => ({ topic: e.topic, partition: e.partition, offset: BigInt(e.next_offset), leaderEpoch: -1 }));
+    this.marked.clear();
+    try {
+      await this.consumer.commit({ offsets });
+    } catch (error) {
+      this.logger.warn({ err: error, group: this.groupId }, 'offsets not committed (the group is rebalancing, or the broker is away): their records may be read again');
     }
     this.inFlight = null;
+    this.schedule();
   }
 }
