@@ -1,4 +1,4 @@
-import type { Queryable, Sql, Statement } from '@folio/db';
+import type { Queryable, Statement } from '@folio/db';
 import { lockKeys } from './lock.ts';
 import { periodOf } from './period.ts';
 
@@ -48,10 +48,4 @@ export function settleUsage(tx: Queryable, jobs: FinishedJob[]): Statement[] {
         on conflict (job_id) do nothing`,
     tx`delete from quota_reservations where job_id = any(${final.map((j) => j.job_id)}::uuid[])`,
   ];
-}
-
-/** A counted job's number within its key's month, or null when it was not counted. */
-export async function ordinalOf(sql: Sql, jobId: string): Promise<number | null> {
-  const [row] = await sql<{ ordinal: number }[]>`select ordinal from usage where job_id = ${jobId}`;
-  return row?.ordinal ?? null;
 }

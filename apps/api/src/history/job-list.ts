@@ -1,7 +1,7 @@
 import type { Sql } from '@folio/db';
-import { jobJson, jobResource, type ViewContext } from '@folio/job-view';
+import { jobJson, jobResource, VIEWED_JOB, type ViewContext, type ViewedJob } from '@folio/job-view';
 import type { Plan } from '@folio/keys';
-import type { JobRow, JobStatus } from '@folio/projections';
+import type { JobStatus } from '@folio/projections';
 import { isJobId } from '@folio/events';
 import { decodeCursor, isInstant, pageOf } from './pages.ts';
 
@@ -39,7 +39,7 @@ export async function jobListPage(
   return { json: `{"data":[${jobs.join(',')}],"next_cursor":${JSON.stringify(nextCursor)}}` };
 }
 
-function selectJobs(sql: Sql, keyId: string, filter: JobFilter, before: JobKey | null, limit: number): Promise<JobRow[]> {
+function selectJobs(sql: Sql, keyId: string, filter: JobFilter, before: JobKey | null, limit: number): Promise<ViewedJob[]> {
   const conditions = [
     sql`key_id = ${keyId}`,
     sql`expires_at > now()`,
@@ -50,8 +50,8 @@ function selectJobs(sql: Sql, keyId: string, filter: JobFilter, before: JobKey |
     before ? sql`(created_at, job_id) < (${before[0]}::timestamptz, ${before[1]}::uuid)` : null,
   ].filter((c) => c !== null);
   const where = conditions.reduce((all, c) => sql`${all} and ${c}`);
-  return sql<JobRow[]>`
-    select * from jobs where ${where}
+  return sql<ViewedJob[]>`
+    select ${sql.unsafe(VIEWED_JOB)} from jobs where ${where}
     order by created_at desc nulls last, job_id desc nulls last
     limit ${limit}`;
 }

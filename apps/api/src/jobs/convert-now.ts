@@ -1,7 +1,6 @@
 import { jobFailed, newJobId, renderTimeoutError } from '@folio/events';
-import { loadJob } from '@folio/job-view';
+import { loadJob, type ViewedJob } from '@folio/job-view';
 import type { ApiKey } from '@folio/keys';
-import type { JobRow } from '@folio/projections';
 import { ApiError } from '../errors.ts';
 import type { ConvertRequest } from './convert-request.ts';
 import { queueJob, type SubmitContext } from './submit.ts';
@@ -26,7 +25,7 @@ export async function convertNow(
   ctx: ConvertNowContext,
   convert: ConvertRequest,
   meta: { key: Pick<ApiKey, 'id' | 'plan' | 'documentLimit'>; requestId: string; jobId?: string },
-): Promise<JobRow> {
+): Promise<ViewedJob> {
   // Register the wait before the job can possibly finish, then queue it.
   const jobId = meta.jobId ?? newJobId();
   const waiting = ctx.watch.waitForFinal(jobId, ctx.syncTimeoutMs);
@@ -43,11 +42,11 @@ export async function convertNow(
  * A synchronous request that repeats an earlier one (same Idempotency-Key and parameters): it gets that job's outcome,
  * waiting for it as the first request did if it is still running.
  */
-export async function awaitConversion(ctx: ConvertNowContext, jobId: string, keyId: string): Promise<JobRow> {
+export async function awaitConversion(ctx: ConvertNowContext, jobId: string, keyId: string): Promise<ViewedJob> {
   return settleSync(ctx, jobId, keyId, await ctx.watch.waitForFinalOf(jobId, ctx.syncTimeoutMs));
 }
 
-async function settleSync(ctx: ConvertNowContext, jobId: string, keyId: string, finalStatus: string | null): Promise<JobRow> {
+async function settleSync(ctx: ConvertNowContext, jobId: string, keyId: string, finalStatus: string | null): Promise<ViewedJob> {
   let status = finalStatus;
   if (status === null) {
     const settled = ctx.watch.waitForFinal(jobId, SETTLE_MS);

@@ -1,6 +1,5 @@
 import { jobIdTime } from '@folio/events';
-import { loadJob, type ViewContext } from '@folio/job-view';
-import type { JobRow } from '@folio/projections';
+import { loadJob, type ViewContext, type ViewedJob } from '@folio/job-view';
 import type { JobWatch } from './watch.ts';
 
 /** A just-accepted job may not be projected yet; a read this soon after its creation waits for it briefly. */
@@ -12,7 +11,7 @@ const FRESH_WAIT_MS = 2_000;
  * when) that the projector has not written yet is waited for, up to 2 s, so a client that reads a job, its events or
  * acts on it right after the 202 is not told job_not_found about a job it was just given.
  */
-export async function findJob(view: ViewContext, watch: JobWatch, id: string, keyId: string): Promise<JobRow | null> {
+export async function findJob(view: ViewContext, watch: JobWatch, id: string, keyId: string): Promise<ViewedJob | null> {
   const row = await loadJob(view.sql, id, keyId);
   if (row) return row;
   const created = jobIdTime(id);

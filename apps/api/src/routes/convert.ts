@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { jobError, newJobId } from '@folio/events';
-import { loadJob, renderResult, type ViewContext } from '@folio/job-view';
+import { loadJob, renderResult, type ViewContext, type ViewedJob } from '@folio/job-view';
 import type { Plan } from '@folio/keys';
-import type { JobRow } from '@folio/projections';
 import type { NetworkPolicy } from '@folio/network-policy';
 import { ApiError, statusOf } from '../errors.ts';
 import type { JobWatch } from '../jobs/watch.ts';
@@ -61,7 +60,7 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
 
   const accepted = (reply: FastifyReply, job: { jobId: string; expiresAt: string }) => replyQueued(reply, options.publicUrl, job);
 
-  const answer = async (reply: FastifyReply, row: JobRow, plan: Plan) => {
+  const answer = async (reply: FastifyReply, row: ViewedJob, plan: Plan) => {
     if (row.status === 'succeeded' && row.result) return reply.send(await renderResult(options.view, row, row.result, plan));
     const error = jobError(row.error?.code ?? 'render_failed', row.error?.message ?? 'conversion failed');
     return reply.code(statusOf(error.code)).send({ status: 'failed', error });
