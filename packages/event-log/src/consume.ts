@@ -51,9 +51,12 @@ export interface RunningConsumer {
  * - Commits go out in the background, at most one a second, the latest offsets of each partition together: a
  *   batch's outcome is durable before its offsets are committed, so a crash re-reads a little and the handlers'
  *   idempotence makes that a no-op; the next batch does not wait for the broker's answer to the last commit.
- * - A rebalance: records fetched for a generation of the group that has passed, or for partitions no longer this
- *   member's, are dropped (the new owner reads them from the committed offsets); a wait on a store gives up when the
- *   batch's partitions are no longer this member's (`ConsumerStoppedError`), and the batch is left to their owner.
+ * - A rebalance: records of partitions no longer this member's are dropped (the new owner reads them from the
+ *   committed offsets); records of partitions it keeps are handled whichever generation fetched them, because the
+ *   client may not fetch them again (a fetch in flight across the rejoin moves its position past them), and the
+ *   client's rewind to the committed offsets brings nothing twice (what was taken already is skipped). A wait on a
+ *   store gives up when the batch's partitions are no longer this member's (`ConsumerStoppedError`): the batch is
+ *   left to their owner, and if this member still owns one of them, it reads them again from the committed offsets.
  * - A stream the client gives up on (it retries a broker that is away without end, but a fetch can still fail for
  *   good) is opened again from the committed offsets, with backoff, for as long as the process lives
  *   (invariant 10, docs/invariants.md).
@@ -66,9 +69,14 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
   const handled = new Map<string, number>();
   /** Each partition's stretches taken and not yet all handled, in log order: offsets are committed up to the first. */
   const taken = new Map<string, Array<{ next_offset: number; done: boolean }>>();
+  /** Where a partition's next record to take is: past what is handled, and past what is being handled. */
+  const nextToTake = (key: string) => taken.get(key)?.at(-1)?.next_offset ?? handled.get(key) ?? 0;
   let inFlight = 0;
   let takenIn = consumer.generationId;
   let running = true;
+  /** Set when a batch of partitions this member still owns was left unhandled: they are read again. */
+  let reopen = false;
+  let failures = 0;
   let wake: (() => void) | null = null;
   const wakeUp = () => {
     const w = wake;
@@ -107,19 +115,20 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
   /** What the stream has buffered, up to `most`, without the records this member must not handle. */
   function take(stream: Stream, most: number): LoggedRecord[] {
     const records: LoggedRecord[] = [];
-    const generation = consumer.generationId;
-    if (generation !== takenIn) {
-      // A new generation of the group reads its partitions from their committed offsets again: what was taken before
-      // is read again by whoever owns it now, and commits start afresh.
-      taken.clear();
-      takenIn = generation;
+    if (consumer.generationId !== takenIn) {
+      // A new generation of the group: the stretches of partitions gone to another member will never be committed
+      // here. Those this member keeps stay: their records are handled on, whichever generation fetched them.
+      takenIn = consumer.generationId;
+      for (const key of taken.keys()) {
+        const [topic, partition] = splitKey(key);
+        if (!owns(topic, partition)) taken.delete(key);
+      }
     }
     let message: Message<Buffer, Buffer, Buffer, Buffer> | null;
     while (records.length < most && (message = stream.read() as Message<Buffer, Buffer, Buffer, Buffer> | null) !== null) {
-      const fetchedBy = (message.metadata.consumer as { generationId?: number } | undefined)?.generationId;
       const offset = Number(message.offset);
-      if (!options.startAt && (fetchedBy !== generation || !owns(message.topic, message.partition))) continue;
-      if (offset < (handled.get(`${message.topic}/${message.partition}`) ?? 0)) continue;
+      if (!options.startAt && !owns(message.topic, message.partition)) continue;
+      if (offset < nextToTake(`${message.topic}/${message.partition}`)) continue;
       records.push({ topic: message.topic, partition: message.partition, offset, key: message.key?.length ? message.key.toString('utf8') : null, value: message.value ?? null });
     }
     return records;
@@ -166,20 +175,48 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
     committer?.mark(reached.filter((e) => owns(e.topic, e.partition)));
   }
 
-  /** Hands a batch to `apply`; in-flight batches run beside the loop, which is woken when one ends. */
+  /**
+   * Hands a batch to `apply`; in-flight batches run beside the loop, which is woken when one ends. A batch left
+   * unhandled (given up on a rebalance, or a fault of the loop's own) has its stretches stay unhandled, so no later
+   * offset of its partitions is committed past it; those this member still owns are read again.
+   */
   function start(records: LoggedRecord[]): Promise<void> {
     inFlight += records.length;
-    return apply(records).finally(() => {
-      inFlight -= records.length;
-      wakeUp();
-    });
+    return apply(records)
+      .then(() => {
+        failures = 0;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ConsumerStoppedError) {
+          if (running && records.some((r) => owns(r.topic, r.partition))) reopen = true;
+          return;
+        }
+        // applyRecords settles every record itself; what reaches here is a fault of the loop's own (a bug): the batch
+        // is read again from the committed offsets after a pause, never skipped.
+        failures++;
+        logger.error({ err: error }, `${options.what}: a batch failed unexpectedly; its partitions are read again`);
+        reopen = true;
+      })
+      .finally(() => {
+        inFlight -= records.length;
+        wakeUp();
+      });
   }
 
-  let reopen = false;
   const loop = (async () => {
     let stream: Stream | null = null;
-    let failures = 0;
     while (running) {
+      if (reopen) {
+        // Read again from the committed offsets, once the batches in hand are done with.
+        reopen = false;
+        while (inFlight > 0) await new Promise<void>((resolve) => (wake = resolve));
+        handled.clear();
+        taken.clear();
+        await stream?.close().catch(() => {});
+        stream = null;
+        if (failures > 0) await new Promise((r) => setTimeout(r, backoffMs(failures, 1000, 30_000)));
+        continue;
+      }
       try {
         if (!stream || stream.destroyed) {
           if (stream) await stream.close().catch(() => {});
@@ -193,34 +230,12 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
           continue;
         }
         if (options.inFlight === undefined) await start(records);
-        else
-          start(records).catch((error: unknown) => {
-            // The batch was left to whoever reads its partitions next: its stretches stay unhandled, so no later
-            // offset of its partitions is committed past it.
-            if (!(error instanceof ConsumerStoppedError)) {
-              logger.error({ err: error }, `${options.what}: a batch failed unexpectedly; its partitions are read again`);
-              reopen = true;
-            }
-          });
-        failures = 0;
+        else void start(records);
       } catch (error) {
-        // The batch was left to whoever reads its partitions next (a rebalance, or this member stopping).
-        if (error instanceof ConsumerStoppedError) continue;
-        // applyRecords settles every record itself; what reaches here is a fault of the loop's own (a bug): the
-        // batch is read again from the committed offsets after a pause, never skipped.
-        const delay = backoffMs(++failures, 1000, 30_000);
-        logger.error({ err: error, delay_ms: delay }, `${options.what}: a batch failed unexpectedly; it is read again`);
+        if (error instanceof ConsumerStoppedError) continue; // stopping while the stream was being opened
+        failures++;
+        logger.error({ err: error }, `${options.what}: reading the log failed unexpectedly; its partitions are read again`);
         reopen = true;
-        await new Promise((r) => setTimeout(r, delay));
-      }
-      if (reopen) {
-        // Read again from the committed offsets, once the batches in hand are done with.
-        reopen = false;
-        while (inFlight > 0) await new Promise<void>((resolve) => (wake = resolve));
-        handled.clear();
-        taken.clear();
-        await stream?.close().catch(() => {});
-        stream = null;
       }
     }
     while (inFlight > 0) await new Promise<void>((resolve) => (wake = resolve));
@@ -247,6 +262,11 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
       return stopped;
     },
   };
+}
+
+function splitKey(key: string): [string, number] {
+  const at = key.lastIndexOf('/');
+  return [key.slice(0, at), Number(key.slice(at + 1))];
 }
 
 /**
