@@ -56,7 +56,7 @@ export interface RunningConsumer {
  *   client may not fetch them again (a fetch in flight across the rejoin moves its position past them), and the
  *   client's rewind to the committed offsets brings nothing twice (what was taken already is skipped). A wait on a
  *   store gives up when the batch's partitions are no longer this member's (`ConsumerStoppedError`): the batch is
- *   left to their owner, and if this member still owns one of them, it reads them again from the committed offsets.
+ *   left to their owner, and this member reads what it owns again from the committed offsets.
  * - A stream the client gives up on (it retries a broker that is away without end, but a fetch can still fail for
  *   good) is opened again from the committed offsets, with backoff, for as long as the process lives
  *   (invariant 10, docs/invariants.md).
@@ -178,7 +178,7 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
   /**
    * Hands a batch to `apply`; in-flight batches run beside the loop, which is woken when one ends. A batch left
    * unhandled (given up on a rebalance, or a fault of the loop's own) has its stretches stay unhandled, so no later
-   * offset of its partitions is committed past it; those this member still owns are read again.
+   * offset of its partitions is committed past it, and the loop reads what it owns again from the committed offsets.
    */
   function start(records: LoggedRecord[]): Promise<void> {
     inFlight += records.length;
@@ -188,7 +188,10 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
       })
       .catch((error: unknown) => {
         if (error instanceof ConsumerStoppedError) {
-          if (running && records.some((r) => owns(r.topic, r.partition))) reopen = true;
+          // Read again whatever this member owns once the group has settled: its stretches would otherwise stay
+          // taken and never done, and the partitions' records never be taken again here (ownership seen mid-rebalance
+          // is no guide: a member rejoining owns nothing for a moment, then the same partitions again).
+          if (running) reopen = true;
           return;
         }
         // applyRecords settles every record itself; what reaches here is a fault of the loop's own (a bug): the batch
