@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connect, readThenWrite, type Database } from '@folio/db';
+
+/**
+ * A transaction whose connection is lost settles with an error, whatever it had sent: the consumer loop retries it in
+ * place, but only once it has settled. postgres.js holds a reserved connection's statements back while the
+ * connection is full (a statement described before it runs, or a socket write the kernel did not take at once), and
+ * did not settle the held ones when the connection closed: the projector's batch waited for ever after Postgres
+ * restarted (tests/postgres-outage, one run in two under the full suite). Patched in patches/postgres+3.4.9.patch.
+ */
+describe('a transaction whose connection is lost', () => {
+  let database: Database;
+  let admin: Database;
+
+  beforeAll(() => {
+    database = connect(inject('infra').DATABASE_URL!, { max: 2 });
+    admin = connect(inject('infra').DATABASE_URL!, { max: 1 });
+  });
+  afterAll(async () => {
+    await database?.close();
+    await admin?.close();
+  });
+
+  it('settles every statement it held back, and the pool serves the next one', async () => {
+    const big = 'x'.repeat(200_000);
+    let backend = 0;
+    const outcome = readThenWrite(
+      database.sql,
+      async (tx) => {
+        const [{ pid }] = (await tx`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+        backend = pid;
+        return pid;
+      },
+      (tx, pid) => ({
+        // A new statement with parameters is described before it runs (the connection is full until then), and
+        // these writes are larger than a socket takes at once: the later ones are held back.
+        statements: [
+          tx`select pg_sleep(0.5), ${pid}::int as pid`,
+          ...Array.from({ length: 20 }, (_, i) => tx`select length(${big}::text) + ${i}::int as n`),
+        ],
+        result: pid,
+      }),
+    );
+    // The backend is ended while the writes are queued behind the first.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(backend).toBeGreaterThan(0);
+    await admin.sql`select pg_terminate_backend(${backend})`;
+
+    const settled = await Promise.race([
+      outcome.then(
+        () => 'succeeded',
+        (error: Error) => `failed: ${error.message}`,
+      ),
+      new Promise((r) => setTimeout(() => r('still waiting after 10 s'), 10_000)),
+    ]);
+    expect(settled).toMatch(/^failed: /);
+    // The pool is whole again: the next statements run.
+    const [{ n }] = (await database.sql`select 1 + ${1}::int as n`) as unknown as [{ n: number }];
+    expect(n).toBe(2);
+  });
+});
