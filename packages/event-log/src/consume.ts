@@ -69,12 +69,15 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
   const handled = new Map<string, number>();
   /** Each partition's stretches taken and not yet all handled, in log order: offsets are committed up to the first. */
   const taken = new Map<string, Array<{ next_offset: number; done: boolean }>>();
-  /** Where a partition's next record to take is: past what is handled, and past what is being handled. */
+  /**
+   * Where a partition's next record to take is: past what is handled, and past what is being handled. A stretch is
+   * always settled (done, or its batch given up and everything read again), so none outlives its batch, across
+   * rebalances too.
+   */
   const nextToTake = (key: string) => taken.get(key)?.at(-1)?.next_offset ?? handled.get(key) ?? 0;
   let inFlight = 0;
-  let takenIn = consumer.generationId;
   let running = true;
-  /** Set when a batch of partitions this member still owns was left unhandled: they are read again. */
+  /** Set when a batch was left unhandled (given up on a rebalance, or a fault): what this member owns is read again. */
   let reopen = false;
   let failures = 0;
   let wake: (() => void) | null = null;
@@ -115,15 +118,6 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
   /** What the stream has buffered, up to `most`, without the records this member must not handle. */
   function take(stream: Stream, most: number): LoggedRecord[] {
     const records: LoggedRecord[] = [];
-    if (consumer.generationId !== takenIn) {
-      // A new generation of the group: the stretches of partitions gone to another member will never be committed
-      // here. Those this member keeps stay: their records are handled on, whichever generation fetched them.
-      takenIn = consumer.generationId;
-      for (const key of taken.keys()) {
-        const [topic, partition] = splitKey(key);
-        if (!owns(topic, partition)) taken.delete(key);
-      }
-    }
     let message: Message<Buffer, Buffer, Buffer, Buffer> | null;
     while (records.length < most && (message = stream.read() as Message<Buffer, Buffer, Buffer, Buffer> | null) !== null) {
       const offset = Number(message.offset);
@@ -265,11 +259,6 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
       return stopped;
     },
   };
-}
-
-function splitKey(key: string): [string, number] {
-  const at = key.lastIndexOf('/');
-  return [key.slice(0, at), Number(key.slice(at + 1))];
 }
 
 /**
