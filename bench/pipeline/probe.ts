@@ -1,4 +1,5 @@
 // Where the time of a sync call goes: from the events' own timestamps. Run: node --import tsx bench/pipeline/probe.ts
+// (BENCH_OUTPUT=pdf for a pdf, BENCH_WARMUP for fewer warm-up calls).
 import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';
 import { startLocalInfra } from '../../infra/local.ts';
@@ -18,6 +19,7 @@ try {
   const key = await stack.createKey('paid');
   await stack.sql`alter table job_history add column if not exists inserted_at timestamptz default clock_timestamp()`;
   const markdown = sampleArticle(1500);
+  const output = process.env.BENCH_OUTPUT ?? 'html';
   const totals: number[] = [];
   const marks: Array<{ start: number; end: number }> = [];
   // The broker is a JVM started moments ago: its hot paths compile after a thousand requests or so (see run.ts).
@@ -37,7 +39,7 @@ try {
     }
     const t0 = performance.now();
     const start = Date.now();
-    await stack.request('POST', '/v2/convert', { key, json: { markdown, output: 'html' } });
+    await stack.request('POST', '/v2/convert', { key, json: { markdown, output } });
     marks.push({ start, end: Date.now() });
     if (i >= WARM) totals.push(performance.now() - t0);
   }

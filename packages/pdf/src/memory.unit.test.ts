@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { processTreeMemory } from './memory.ts';
+import { processTreeMemory, treeMemory } from './memory.ts';
 
 describe('processTreeMemory', () => {
   it('adds up a process and its children, and says null for a process that is not there', async () => {
@@ -15,5 +15,15 @@ describe('processTreeMemory', () => {
       child.kill('SIGKILL');
     }
     expect(processTreeMemory(2 ** 22 + 12345)).toBeNull();
+  });
+});
+
+describe('treeMemory', () => {
+  it("counts each process's own pages, and the files and shared memory they map together once", () => {
+    const MiB = 2 ** 20;
+    const tab = { anon: 150 * MiB, file: 80 * MiB, shmem: 1 * MiB };
+    const browser = { anon: 30 * MiB, file: 90 * MiB, shmem: 2 * MiB };
+    expect(treeMemory([browser, tab, tab])).toBe((30 + 150 + 150 + 90 + 2) * MiB);
+    expect(treeMemory([])).toBe(0);
   });
 });

@@ -23,12 +23,12 @@ export interface PdfRendererOptions {
   /** Renders before a page is replaced (default 200). */
   recycleAfter?: number;
   /**
-   * Memory Chromium may hold, all its processes together (proportional set size, MiB; default 1024). Past it, the tab
-   * that printed the largest document is replaced (idle at once, busy when its render ends), one per check, until
-   * Chromium is back under the budget. Linux only (read from /proc); elsewhere only `recycleAfter` applies.
+   * Memory Chromium may hold, all its processes together (their proportional set size as `processTreeMemory`
+   * estimates it, MiB; default 1024). Past it, the tab that printed the largest document is replaced (idle at once,
+   * busy when its render ends), one per check, until Chromium is back under the budget. Linux only (read from /proc); elsewhere only `recycleAfter` applies.
    */
   memoryBudgetMb?: number;
-  /** How often memory is looked at, at most (default 1000 ms; it costs a few /proc reads). */
+  /** How often memory is looked at, at most (default 1000 ms; it costs a few /proc reads, 1–2 ms). */
   memoryCheckIntervalMs?: number;
   /** FOLIO_ALLOW_PRIVATE_HOSTS entries (exact hosts, addresses, CIDR ranges) Chromium may reach although private. */
   allowPrivateHosts?: string[];
