@@ -7,7 +7,9 @@ describe('the synchronous ceiling', () => {
   let key: string;
 
   beforeAll(async () => {
-    stack = await Stack.start({ env: { FOLIO_SYNC_TIMEOUT: '1', FOLIO_FAULT_RENDER_DELAY_MS: '2500' } });
+    // The renderer must take the job within the ceiling (a job older than it is dropped, its caller answered): 2 s
+    // leaves room on a machine busy with other test files, and the conversion then outlasts it by 2 s.
+    stack = await Stack.start({ env: { FOLIO_SYNC_TIMEOUT: '2', FOLIO_FAULT_RENDER_DELAY_MS: '4000' } });
     key = await stack.createKey();
   });
   afterAll(() => stack?.stop());
@@ -17,7 +19,7 @@ describe('the synchronous ceiling', () => {
     const response = await stack.request('POST', '/v2/convert', { key, json: { markdown: 'slow', output: 'text' } });
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({ code: 'render_timeout', retryable: true });
-    expect(Date.now() - started).toBeLessThan(2400);
+    expect(Date.now() - started).toBeLessThan(3400);
 
     const [job] = await stack.sql<{ job_id: string }[]>`select job_id from jobs`;
     const history = await stack.until(async () => {

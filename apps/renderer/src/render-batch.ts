@@ -19,12 +19,15 @@ export const CHUNK_JOBS = 8;
  * the renderer's concurrency and the sync lane's priority hold as they do for single jobs.
  */
 export async function renderBatch(ctx: RenderContext, jobs: JobQueued[], lane: Lane, slots: RenderSlots, waiting: RetryContext): Promise<void> {
-  const now = Date.now();
+  const isLate = (job: JobQueued) => job.lane === 'sync' && Date.now() - Date.parse(job.occurred_at) > ctx.syncTimeoutMs;
   // The caller of a sync job older than the ceiling has been answered render_timeout already: converting it now would
-  // only be thrown away.
-  const late = jobs.filter((job) => job.lane === 'sync' && now - Date.parse(job.occurred_at) > ctx.syncTimeoutMs);
+  // only be thrown away. Looked at again when a slot comes free: a backlog of sync jobs grows late while it waits.
+  const dropLate = (late: JobQueued[]) => {
+    if (late.length > 0) ctx.logger.info({ jobs: late.map((j) => j.job_id) }, 'sync jobs older than the sync ceiling: not converted');
+    return late.map((job) => retryTransient(() => ctx.publisher.publish(jobFailed(job.job_id, null, ctx.worker, renderTimeoutError(ctx.syncTimeoutMs))), waiting));
+  };
+  const late = jobs.filter(isLate);
   const timely = jobs.filter((job) => !late.includes(job));
-  if (late.length > 0) ctx.logger.info({ jobs: late.map((j) => j.job_id) }, 'sync jobs older than the sync ceiling: not converted');
   const starts = await retryTransient(() => startAttempts(ctx.sql, timely.map((j) => j.job_id), ctx.worker), waiting);
 
   const runs: Run[] = [];
@@ -37,10 +40,13 @@ export async function renderBatch(ctx: RenderContext, jobs: JobQueued[], lane: L
   }
 
   await Promise.all([
-    ...late.map((job) => retryTransient(() => ctx.publisher.publish(jobFailed(job.job_id, null, ctx.worker, renderTimeoutError(ctx.syncTimeoutMs))), waiting)),
-    ...chunksOf(runs, lane, slots.size).map(async ({ runs: chunk, here }) => {
+    ...dropLate(late),
+    ...chunksOf(runs, lane, slots.size).map(async ({ runs: waited, here }) => {
       const slot = await slots.acquire(lane);
       try {
+        const chunk = waited.filter((run) => !isLate(run.job));
+        await Promise.all(dropLate(waited.filter((run) => !chunk.includes(run)).map((run) => run.job)));
+        if (chunk.length === 0) return;
         const done = await runAttempts(ctx, chunk, waiting, here);
         // A run that failed unexpectedly runs again, alone, counted afresh (`renderJob`).
         for (const [i, run] of chunk.entries()) if (!done[i]) await renderJob(ctx, run.job, waiting, slot);
