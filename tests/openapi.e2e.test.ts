@@ -163,7 +163,7 @@ describe('the OpenAPI document and the reference', () => {
         expect(responses['200']!.content!['application/json']!.schema).toEqual(ref('LegacyFileResponse'));
         expect(responses['400']!.content!['application/json']!.schema).toEqual(ref('LegacyErrorResponse'));
         expect(responses['429']!.content).toBeUndefined(); // the body is empty
-        expect(Object.keys(responses['429']!.headers!)).toEqual(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+        expect(Object.keys(responses['429']!.headers!)).toEqual(['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
       }
     }
     for (const id of OPERATIONS) {

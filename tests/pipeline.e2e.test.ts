@@ -161,7 +161,9 @@ describe('the job pipeline, API → Kafka → renderer → Kafka → projector �
     expect((await stack.request('GET', '/healthz')).status).toBe(200);
     const ready = await stack.request('GET', '/readyz');
     expect(ready.status).toBe(200);
-    expect(Object.keys(ready.body.checks).sort()).toEqual(['consumers', 'kafka', 'postgres', 'schema_registry', 'storage']);
+    expect(Object.keys(ready.body.checks).sort()).toEqual(['consumers', 'kafka', 'postgres', 'schema_registry', 'storage', 'sync_lane']);
+    // No backlog, no wait: sync calls are taken.
+    expect(ready.body.checks.sync_lane).toMatchObject({ ok: true, accepting_sync: true, expected_wait_ms: 0 });
     expect(ready.body.checks.consumers).toMatchObject({
       ok: true,
       parked: 0,

@@ -92,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const apiError = toApiError(error, request);
     if (apiError.code === 'render_failed' && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
+    if (apiError.extra.retryAfterSeconds !== undefined) reply.header('retry-after', apiError.extra.retryAfterSeconds);
     return reply.code(apiError.status).send({ status: 'failed', error: apiError.body() });
   });
   // A declared path asked with another method never gets here: undeclaredMethods answers it 405.

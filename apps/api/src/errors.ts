@@ -28,7 +28,7 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { errors?: ParameterProblem[]; status?: number; upgradeUrl?: string } = {},
+    readonly extra: { errors?: ParameterProblem[]; status?: number; upgradeUrl?: string; retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'ApiError';

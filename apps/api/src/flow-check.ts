@@ -2,6 +2,7 @@ import type { Admin } from '@platformatic/kafka';
 import type { Sql } from '@folio/db';
 import { groupStatus } from '@folio/event-log';
 import { countParked } from '@folio/parked-events';
+import type { SyncLane } from './jobs/sync-lane.ts';
 
 /**
  * Readiness means jobs flow, not only that the stores answer: every consumer group jobs need (the projector and each
@@ -24,5 +25,23 @@ export function flowCheck(admin: Admin, sql: Sql, groups: Array<{ name: string; 
     };
     if (idle.length > 0) throw Object.assign(new Error(`nobody consumes for ${idle.join(', ')}: jobs would not flow`), { detail });
     return detail;
+  };
+}
+
+/**
+ * Whether synchronous calls are being taken, and the wait for a renderer the sync lane's backlog means (as of its last
+ * reading, taken while sync calls come in). It never makes Folio unready: the backlog is the renderers', the same
+ * for every API process, so a balancer that took them out of rotation for it would only stop the async intake and
+ * the reads too; the calls themselves are refused at once meanwhile (rate_limited with Retry-After).
+ */
+export function syncLaneCheck(lane: Pick<SyncLane, 'expectedWaitMs' | 'latest' | 'wouldAdmit'>) {
+  return async (): Promise<Record<string, unknown>> => {
+    const latest = lane.latest();
+    const wait = lane.expectedWaitMs();
+    return {
+      accepting_sync: lane.wouldAdmit(),
+      expected_wait_ms: Number.isFinite(wait) ? Math.round(wait) : null,
+      ...(latest ? { lag: latest.lag, renderers: latest.members, read_at: new Date(latest.at).toISOString() } : {}),
+    };
   };
 }

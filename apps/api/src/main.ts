@@ -1,13 +1,14 @@
 import { connect, migrateDatabase } from '@folio/db';
-import { EventPublisher } from '@folio/event-log';
+import { EventPublisher, groupStatus } from '@folio/event-log';
 import { consumerGroups } from '@folio/events';
 import { NetworkPolicy } from '@folio/network-policy';
 import { connectEventLog, prepareTopics, runService } from '@folio/service';
 import { createBlobStore, LocalDiskStore } from '@folio/storage';
 import { buildApp } from './app.ts';
 import { JobWatch } from './jobs/watch.ts';
+import { SyncLane } from './jobs/sync-lane.ts';
 import { RateLimiter } from './rate-limits/limiter.ts';
-import { flowCheck } from './flow-check.ts';
+import { flowCheck, syncLaneCheck } from './flow-check.ts';
 
 await runService('api', async ({ config, logger }) => {
   await migrateDatabase(config.databaseUrl);
@@ -24,6 +25,17 @@ await runService('api', async ({ config, logger }) => {
   limiter.start();
 
   const admin = log.kafka.admin();
+  const groups = consumerGroups(config.topicPrefix, log.topics);
+  const syncGroup = groups.find((g) => g.name === 'folio-renderer-sync')!;
+  const syncLane = new SyncLane({
+    read: async () => {
+      const [lane] = await groupStatus(admin, [syncGroup]);
+      return { lag: lane!.lag, position: lane!.position, members: lane!.members };
+    },
+    slotsEach: config.renderConcurrency,
+    ceilingMs: config.syncTimeoutMs,
+    logger,
+  });
   const app = await buildApp({
     logger,
     db: database.db,
@@ -33,6 +45,7 @@ await runService('api', async ({ config, logger }) => {
     network: new NetworkPolicy(config.allowPrivateHosts),
     publicUrl: config.publicUrl,
     syncTimeoutMs: config.syncTimeoutMs,
+    syncLane,
     limiter,
     rateLimitScale: config.rateLimitScale,
     corsOrigins: config.corsOrigins,
@@ -45,7 +58,8 @@ await runService('api', async ({ config, logger }) => {
         if (!response.ok) throw new Error(`registry answered ${response.status}`);
       },
       storage: () => store.check(),
-      consumers: flowCheck(admin, database.sql, consumerGroups(config.topicPrefix, log.topics)),
+      consumers: flowCheck(admin, database.sql, groups),
+      sync_lane: syncLaneCheck(syncLane),
     },
   });
   await app.listen({ port: config.port, host: config.host });
@@ -54,6 +68,7 @@ await runService('api', async ({ config, logger }) => {
   return {
     async stop() {
       await app.close();
+      await syncLane.stop();
       await limiter.stop();
       await watch.stop();
       await Promise.allSettled([publisher.disconnect(), admin.close()]);

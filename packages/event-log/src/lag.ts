@@ -7,6 +7,8 @@ export interface GroupStatus {
   members: number;
   /** Events on the group's topics that it has not committed yet. */
   lag: number;
+  /** Its committed offsets summed over its topics' partitions (a partition with none: its start): how far it has come. */
+  position: number;
 }
 
 /** Where each partition of these topics begins and ends (the next offset to be written). */
@@ -49,13 +51,15 @@ export async function groupStatus(admin: Admin, groups: Array<{ group: string; t
   return groups.map(({ group, topics: groupTopics }) => {
     const offsets = committed.find((c) => c.groupId === group);
     let lag = 0;
+    let position = 0;
     for (const b of bounds.filter((x) => groupTopics.includes(x.topic))) {
-      const at = offsets?.topics.find((t) => t.name === b.topic)?.partitions.find((p) => p.partitionIndex === b.partition);
+      const committedAt = offsets?.topics.find((t) => t.name === b.topic)?.partitions.find((p) => p.partitionIndex === b.partition);
       // -1: nothing committed yet, so everything in the partition is still to be read.
-      const position = at && at.committedOffset >= 0n ? Number(at.committedOffset) : b.low;
-      lag += Math.max(0, b.high - position);
+      const at = committedAt && committedAt.committedOffset >= 0n ? Number(committedAt.committedOffset) : b.low;
+      lag += Math.max(0, b.high - at);
+      position += at;
     }
     const d = described.get(group);
-    return { group, state: d?.state ?? 'Dead', members: d?.members.size ?? 0, lag };
+    return { group, state: d?.state ?? 'Dead', members: d?.members.size ?? 0, lag, position };
   });
 }

@@ -23,6 +23,7 @@ export async function interfaceDocument(publicUrl = 'http://127.0.0.1:8080'): Pr
     network: {},
     publicUrl,
     syncTimeoutMs: 27_000,
+    syncLane: {},
     limiter: {},
     rateLimitScale: 1,
     localFiles: null,

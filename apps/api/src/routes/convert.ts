@@ -6,6 +6,7 @@ import type { Plan } from '@folio/keys';
 import type { NetworkPolicy } from '@folio/network-policy';
 import { ApiError, statusOf } from '../errors.ts';
 import type { JobWatch } from '../jobs/watch.ts';
+import type { SyncLane } from '../jobs/sync-lane.ts';
 import { awaitConversion, convertNow } from '../jobs/convert-now.ts';
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../jobs/idempotency.ts';
 import { queueJob, type SubmitContext } from '../jobs/submit.ts';
@@ -22,6 +23,7 @@ export interface ConvertRouteOptions {
   network: NetworkPolicy;
   publicUrl: string;
   syncTimeoutMs: number;
+  syncLane: Pick<SyncLane, 'admit'>;
 }
 
 /** POST and GET /v2/convert: one input to one output, as a synchronous answer or a background job. */

@@ -30,7 +30,8 @@ export interface LegacyFailure {
  * is the exception the interface names: 401 with an API-limit-exceeded message (not 402, though the endpoint's rule 3
  * lists it), and a key's own limit is told the same way. A key that is missing, unknown or inactive is a failed
  * api_key (the legacy API takes the key as a parameter). Rate limiting answers 429 with an empty body from its own
- * plugin; should a rate_limited error reach this table, high-load is the type nearest to it.
+ * plugin, and a sync backlog too long for the ceiling the same way (routes/legacy.ts); should another rate_limited
+ * error reach this table, high-load is the type nearest to it.
  * invalid-file-ext, security-platform and banned-domain have no code of their own in Folio: a document that is not a
  * web page is parse_failed, a site blocking the fetch is fetch_failed; content_blocked (the acceptable-use checks)
  * is the one refusal of a site for what it is, so it is banned-domain.

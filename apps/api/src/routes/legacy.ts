@@ -31,6 +31,8 @@ export async function legacyRoutes(app: FastifyInstance, options: ConvertRouteOp
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const apiError = toApiError(error, request);
     if (apiError.code === 'render_failed' && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
+    // A backlog too long for the ceiling is a 429 as the legacy rate limit answers it: an empty body, and Retry-After.
+    if (apiError.extra.retryAfterSeconds !== undefined) return reply.code(429).header('retry-after', apiError.extra.retryAfterSeconds).send();
     const { status, body } = legacyFailure(apiError);
     return reply.code(status).send(body);
   });

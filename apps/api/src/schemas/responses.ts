@@ -45,7 +45,10 @@ export const convertResponses = {
     'the conversion failed: fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked or html_too_large; ' +
       'or invalid_parameters naming Idempotency-Key, sent before within 24 hours with other parameters',
   ),
-  429: failure('rate_limited: too many requests that start work; wait Retry-After seconds', 'Retry-After'),
+  429: failure(
+    'rate_limited: too many requests that start work, or a synchronous call the renderers’ backlog would keep past the 27 s ceiling (refused at once, nothing queued or counted); wait Retry-After seconds',
+    'Retry-After',
+  ),
 };
 
 /** GET /v2/jobs/{id}. */
@@ -80,8 +83,8 @@ export function legacyResponses(output: LegacyOutput) {
     404: legacyFailure('no such endpoint'),
     429: {
       type: 'null',
-      description: 'too many requests (60 a minute); the body is empty',
-      headers: headers('X-Request-Id', ...RATE_LIMIT_HEADERS),
+      description: 'too many requests (60 a minute), or a renderers’ backlog that would keep the conversion past the ceiling (then Retry-After says when to come back); the body is empty',
+      headers: headers('X-Request-Id', 'Retry-After', ...RATE_LIMIT_HEADERS),
     },
   };
 }

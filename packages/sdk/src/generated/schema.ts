@@ -132,7 +132,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
-                /** @description rate_limited: too many requests that start work; wait Retry-After seconds */
+                /** @description rate_limited: too many requests that start work, or a synchronous call the renderers’ backlog would keep past the 27 s ceiling (refused at once, nothing queued or counted); wait Retry-After seconds */
                 429: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
@@ -411,7 +411,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
-                /** @description rate_limited: too many requests that start work; wait Retry-After seconds */
+                /** @description rate_limited: too many requests that start work, or a synchronous call the renderers’ backlog would keep past the 27 s ceiling (refused at once, nothing queued or counted); wait Retry-After seconds */
                 429: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
@@ -529,11 +529,13 @@ export interface paths {
                         "application/json": components["schemas"]["LegacyErrorResponse"];
                     };
                 };
-                /** @description too many requests (60 a minute); the body is empty */
+                /** @description too many requests (60 a minute), or a renderers’ backlog that would keep the conversion past the ceiling (then Retry-After says when to come back); the body is empty */
                 429: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
                         "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         /** @description requests allowed in the current period (a minute) */
                         "X-RateLimit-Limit"?: number;
                         /** @description requests left in the current period */
@@ -722,11 +724,13 @@ export interface paths {
                         "application/json": components["schemas"]["LegacyErrorResponse"];
                     };
                 };
-                /** @description too many requests (60 a minute); the body is empty */
+                /** @description too many requests (60 a minute), or a renderers’ backlog that would keep the conversion past the ceiling (then Retry-After says when to come back); the body is empty */
                 429: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
                         "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         /** @description requests allowed in the current period (a minute) */
                         "X-RateLimit-Limit"?: number;
                         /** @description requests left in the current period */
@@ -842,11 +846,13 @@ export interface paths {
                         "application/json": components["schemas"]["LegacyErrorResponse"];
                     };
                 };
-                /** @description too many requests (60 a minute); the body is empty */
+                /** @description too many requests (60 a minute), or a renderers’ backlog that would keep the conversion past the ceiling (then Retry-After says when to come back); the body is empty */
                 429: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
                         "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         /** @description requests allowed in the current period (a minute) */
                         "X-RateLimit-Limit"?: number;
                         /** @description requests left in the current period */
@@ -1035,11 +1041,13 @@ export interface paths {
                         "application/json": components["schemas"]["LegacyErrorResponse"];
                     };
                 };
-                /** @description too many requests (60 a minute); the body is empty */
+                /** @description too many requests (60 a minute), or a renderers’ backlog that would keep the conversion past the ceiling (then Retry-After says when to come back); the body is empty */
                 429: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
                         "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         /** @description requests allowed in the current period (a minute) */
                         "X-RateLimit-Limit"?: number;
                         /** @description requests left in the current period */
@@ -1155,11 +1163,13 @@ export interface paths {
                         "application/json": components["schemas"]["LegacyErrorResponse"];
                     };
                 };
-                /** @description too many requests (60 a minute); the body is empty */
+                /** @description too many requests (60 a minute), or a renderers’ backlog that would keep the conversion past the ceiling (then Retry-After says when to come back); the body is empty */
                 429: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
                         "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         /** @description requests allowed in the current period (a minute) */
                         "X-RateLimit-Limit"?: number;
                         /** @description requests left in the current period */
@@ -1348,11 +1358,13 @@ export interface paths {
                         "application/json": components["schemas"]["LegacyErrorResponse"];
                     };
                 };
-                /** @description too many requests (60 a minute); the body is empty */
+                /** @description too many requests (60 a minute), or a renderers’ backlog that would keep the conversion past the ceiling (then Retry-After says when to come back); the body is empty */
                 429: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
                         "X-Request-Id"?: string;
+                        /** @description seconds to wait before trying again */
+                        "Retry-After"?: number;
                         /** @description requests allowed in the current period (a minute) */
                         "X-RateLimit-Limit"?: number;
                         /** @description requests left in the current period */

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { admitSyncCall, expectedWaitMs, type LaneReading } from './sync-admission.ts';
+
+const CEILING = 27_000;
+/** Readings a second apart ending at `now`, the lane's position advancing `drainEach` a second. */
+function lane(opts: { seconds: number; lag: number; drainEach: number; members?: number; now?: number }): LaneReading[] {
+  const now = opts.now ?? 100_000;
+  return Array.from({ length: opts.seconds + 1 }, (_, i) => ({
+    at: now - (opts.seconds - i) * 1000,
+    lag: opts.lag,
+    position: 500 + i * opts.drainEach,
+    members: opts.members ?? 1,
+  }));
+}
+
+describe('expectedWaitMs', () => {
+  it('is nothing while the backlog fits in the renderers slots', () => {
+    expect(expectedWaitMs(lane({ seconds: 5, lag: 8, drainEach: 0, members: 2 }), 4, CEILING, 100_000)).toBe(0);
+  });
+
+  it('is what waits beyond the slots divided by the rate the lane drains at', () => {
+    // 40 beyond the 4 slots, 2 jobs a second: 20 s.
+    expect(expectedWaitMs(lane({ seconds: 5, lag: 44, drainEach: 2 }), 4, CEILING, 100_000)).toBe(20_000);
+    // Only the last ten seconds set the rate: a faster start long ago does not count.
+    const readings = [{ at: 80_000, lag: 44, position: 0, members: 1 }, ...lane({ seconds: 10, lag: 44, drainEach: 4 })];
+    expect(expectedWaitMs(readings, 4, CEILING, 100_000)).toBe(10_000);
+  });
+
+  it('is endless once the lane has not moved for half the ceiling while jobs wait, and nothing before', () => {
+    expect(expectedWaitMs(lane({ seconds: 14, lag: 10, drainEach: 0, members: 0 }), 4, CEILING, 100_000)).toBe(Infinity);
+    // A renderer restarting for a few seconds is not a stalled lane.
+    expect(expectedWaitMs(lane({ seconds: 5, lag: 10, drainEach: 0, members: 0 }), 4, CEILING, 100_000)).toBe(0);
+  });
+
+  it('knows nothing without a fresh reading', () => {
+    expect(expectedWaitMs([], 4, CEILING, 100_000)).toBe(0);
+    expect(expectedWaitMs(lane({ seconds: 5, lag: 44, drainEach: 2 }), 4, CEILING, 106_000)).toBe(0);
+  });
+});
+
+describe('admitSyncCall', () => {
+  it('takes a call that would wait up to three quarters of the ceiling', () => {
+    expect(admitSyncCall(0, CEILING)).toEqual({ accepted: true });
+    expect(admitSyncCall(20_250, CEILING)).toEqual({ accepted: true });
+  });
+
+  it('refuses one that would wait longer, and says when to come back (1 to 30 s)', () => {
+    expect(admitSyncCall(20_251, CEILING)).toEqual({ accepted: false, retryAfterSeconds: 1, waitMs: 20_251 });
+    expect(admitSyncCall(30_250, CEILING)).toMatchObject({ accepted: false, retryAfterSeconds: 10 });
+    expect(admitSyncCall(500_000, CEILING)).toMatchObject({ retryAfterSeconds: 30 });
+    expect(admitSyncCall(Infinity, CEILING)).toMatchObject({ accepted: false, retryAfterSeconds: 30 });
+  });
+});
