@@ -21,7 +21,7 @@ describe('a consumer the broker drops from its group', () => {
 
   beforeAll(async () => {
     kafka = createKafka({ clientId: 'rejoin-test', brokers: infra.KAFKA_BROKERS!.split(','), logger: createLogger('test', 'silent') });
-    await ensureTopics(kafka, topics, 1);
+    await ensureTopics(kafka, topics, { partitions: 1 });
     const codec = new EventCodec(infra.SCHEMA_REGISTRY_URL!, topics);
     publisher = new EventPublisher(kafka, codec, topics);
     await publisher.connect();

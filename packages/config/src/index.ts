@@ -16,6 +16,12 @@ export interface Config {
   databaseUrl: string;
   topicPrefix: string;
   topicPartitions: number;
+  /** Replicas of each topic Folio creates; null: as many as the cluster has brokers, at most 3 (`topicDurability`). */
+  topicReplication: number | null;
+  /** min.insync.replicas of Folio's topics; null: 2 where there are two replicas or more, else 1. */
+  topicMinInsync: number | null;
+  /** Start although one lost broker could lose an acknowledged event (min.insync 1 on a cluster). */
+  allowUnsafeTopics: boolean;
   /** How long a silent consumer keeps its partitions before the group hands them to another member. */
   kafkaSessionTimeoutMs: number;
 
@@ -110,6 +116,9 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: read.string('DATABASE_URL', 'postgres://postgres:postgres@127.0.0.1:15432/folio'),
     topicPrefix: read.string('FOLIO_TOPIC_PREFIX', ''),
     topicPartitions: read.integer('FOLIO_TOPIC_PARTITIONS', 12, { min: 1, max: 1000 }),
+    topicReplication: read.optionalInteger('FOLIO_TOPIC_REPLICATION', { min: 1, max: 32 }),
+    topicMinInsync: read.optionalInteger('FOLIO_TOPIC_MIN_INSYNC', { min: 1, max: 32 }),
+    allowUnsafeTopics: read.flag('FOLIO_ALLOW_UNSAFE_TOPICS'),
     kafkaSessionTimeoutMs: read.seconds('FOLIO_KAFKA_SESSION_TIMEOUT', 30),
 
     storage:
@@ -223,6 +232,20 @@ class Reader {
       this.problems.push(`${name}: ${n} is outside ${range.min ?? '-∞'}..${range.max ?? '∞'}`);
     }
     return n;
+  }
+
+  /** A whole number, or null when not set. */
+  optionalInteger(name: string, range: { min: number; max: number }): number | null {
+    return this.optional(name) === undefined ? null : this.integer(name, range.min, range);
+  }
+
+  /** true or false (also 1/0, yes/no); false when not set. */
+  flag(name: string): boolean {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined) return false;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (!['false', '0', 'no'].includes(raw)) this.problems.push(`${name}: "${raw}" is neither true nor false`);
+    return false;
   }
 
   /** A positive number, fractions allowed. */

@@ -64,4 +64,16 @@ describe('configuration', () => {
     expect(loadConfig({ FOLIO_LOG_RETENTION_DAYS: '1', FOLIO_JOB_TTL: '3600' }).logRetentionMs).toBe(86_400_000);
     expect(() => loadConfig({ FOLIO_LOG_RETENTION_DAYS: 'a year' })).toThrow(/whole number of days/);
   });
+
+  it('leaves the topics\' replication to the cluster unless told, and reads the unsafe switch as a flag', () => {
+    expect(loadConfig({})).toMatchObject({ topicReplication: null, topicMinInsync: null, allowUnsafeTopics: false });
+    expect(loadConfig({ FOLIO_TOPIC_REPLICATION: '3', FOLIO_TOPIC_MIN_INSYNC: '2', FOLIO_ALLOW_UNSAFE_TOPICS: 'true' })).toMatchObject({
+      topicReplication: 3,
+      topicMinInsync: 2,
+      allowUnsafeTopics: true,
+    });
+    expect(loadConfig({ FOLIO_ALLOW_UNSAFE_TOPICS: '0' }).allowUnsafeTopics).toBe(false);
+    expect(() => loadConfig({ FOLIO_ALLOW_UNSAFE_TOPICS: 'maybe' })).toThrow(/neither true nor false/);
+    expect(() => loadConfig({ FOLIO_TOPIC_REPLICATION: '0' })).toThrow(/outside 1\.\.32/);
+  });
 });

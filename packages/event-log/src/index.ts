@@ -6,3 +6,4 @@ export * from './read-at.ts';
 export * from './lag.ts';
 export * from './apply-records.ts';
 export * from './consume.ts';
+export * from './durability.ts';

@@ -25,7 +25,13 @@ export function connectEventLog(config: Config, logger: Logger, clientId: string
 }
 
 export async function prepareTopics(config: Config, log: EventLogContext): Promise<void> {
-  await ensureTopics(log.kafka, log.topics, config.topicPartitions, config.logRetentionMs);
+  await ensureTopics(log.kafka, log.topics, {
+    partitions: config.topicPartitions,
+    retentionMs: config.logRetentionMs,
+    replication: config.topicReplication,
+    minInsync: config.topicMinInsync,
+    allowUnsafe: config.allowUnsafeTopics,
+  });
 }
 
 /**
