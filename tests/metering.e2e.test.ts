@@ -1,15 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../infra/services/index.ts';
 import { Stack } from './support/stack.ts';
 
 /**
  * The meter, through HTTP: one success counts once, failures are free, an async job counts when it succeeds, every
- * success reports its own exact count, and a free key's 100 documents hold exactly under concurrency.
+ * success reports its own exact count, and a free key's 100 documents hold exactly under concurrency, across two API
+ * processes sharing the meter through Postgres.
  */
 describe('metering and quota', () => {
   let stack: Stack;
+  let secondApi: string;
 
   beforeAll(async () => {
     stack = await Stack.start({ renderers: 1, env: { FOLIO_FAULT_THROW_ON: 'FAIL-THIS-JOB', FOLIO_RENDER_ATTEMPTS: '1' } });
+    const port = await freePort();
+    secondApi = `http://127.0.0.1:${port}`;
+    stack.spawn('api', { FOLIO_PORT: String(port), FOLIO_PUBLIC_URL: secondApi });
+    await stack.until(async () => (await fetch(`${secondApi}/healthz`).catch(() => null))?.ok, 60_000, 'the second API');
   });
   afterAll(() => stack?.stop());
 
@@ -54,13 +61,22 @@ describe('metering and quota', () => {
     expect(answers.map((a) => a.body.usage.used_this_period).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
-  it('holds the free plan at exactly 100 under concurrency: with 97 used, 20 parallel calls give 3 successes and 17 × 402', async () => {
+  it('holds the free plan at exactly 100 under concurrency across two API processes: with 97 used, 20 parallel calls give 3 successes and 17 × 402', async () => {
     const key = await stack.createKey('free');
     const queued = await Promise.all(Array.from({ length: 97 }, (_, i) => convert(key, { markdown: `# seed ${i}`, async: true })));
     expect(queued.every((q) => q.status === 202)).toBe(true);
     for (const q of queued) expect((await stack.waitForJob(key, q.body.job_id)).status).toBe('succeeded');
 
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => convert(key, { markdown: `# race ${i}` })));
+    // Half of them to each API process: the reservations are made under one lock in Postgres, whichever takes them.
+    const viaSecond = async (i: number) => {
+      const answer = await fetch(`${secondApi}/v2/convert`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ markdown: `# race ${i}`, output: 'text' }),
+      });
+      return { status: answer.status, headers: answer.headers, body: await answer.json() };
+    };
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? convert(key, { markdown: `# race ${i}` }) : viaSecond(i))));
     const successes = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 402);
     expect(successes.map((a) => a.body.usage.used_this_period).sort((a, b) => a - b)).toEqual([98, 99, 100]);
