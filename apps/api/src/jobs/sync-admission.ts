@@ -23,9 +23,11 @@ export const READING_FRESH_MS = 5_000;
 
 /**
  * How long a job queued now would wait for a renderer, in ms (Infinity: the lane has not moved for half the ceiling
- * while jobs wait). Jobs up to the renderers' slots (`members × slotsEach`) are being converted, not waiting; the rest
- * drain at the rate the lane's committed position advanced over the readings kept. Too few readings to tell (a call
- * after a quiet spell) count as no wait: the first calls of a burst are taken, and the readings that follow decide.
+ * while jobs were in it). Jobs up to the renderers' slots (`members × slotsEach`) are being converted, not waiting; the
+ * rest drain at the pace the lane's committed position advanced while it had jobs in it over the last 10 s (time the
+ * lane stood empty says nothing of its pace: counted in, a burst after a quiet spell would look like a stalled lane).
+ * Too few readings to tell (a call after a quiet spell) count as no wait: the first calls of a burst are taken, and
+ * the readings that follow decide.
  */
 export function expectedWaitMs(readings: LaneReading[], slotsEach: number, ceilingMs: number, now: number): number {
   const latest = readings.at(-1);
@@ -33,13 +35,19 @@ export function expectedWaitMs(readings: LaneReading[], slotsEach: number, ceili
   const waiting = latest.lag - latest.members * slotsEach;
   if (waiting <= 0) return 0;
   const kept = readings.filter((r) => r.at >= latest.at - READINGS_KEPT_MS);
-  const first = kept[0]!;
-  const span = latest.at - first.at;
-  const drained = latest.position - first.position;
-  if (drained > 0 && span > 0) return (waiting * span) / drained;
-  // Nothing committed over the readings: stalled only once that has lasted; a renderer restarting takes seconds.
-  const still = readings.filter((r) => r.position === latest.position);
-  return latest.at - still[0]!.at >= ceilingMs / 2 ? Infinity : 0;
+  let busyMs = 0;
+  let drained = 0;
+  for (let i = 1; i < kept.length; i++) {
+    const [before, after] = [kept[i - 1]!, kept[i]!];
+    if (before.lag === 0) continue;
+    busyMs += after.at - before.at;
+    drained += after.position - before.position;
+  }
+  if (drained > 0 && busyMs > 0) return (waiting * busyMs) / drained;
+  // Nothing committed while jobs were in the lane: stalled only once that has lasted; a renderer restarts in seconds.
+  let since = latest.at;
+  for (let i = readings.length - 1; i >= 0 && readings[i]!.lag > 0 && readings[i]!.position === latest.position; i--) since = readings[i]!.at;
+  return latest.at - since >= ceilingMs / 2 ? Infinity : 0;
 }
 
 export type Admission = { accepted: true } | { accepted: false; retryAfterSeconds: number; waitMs: number };

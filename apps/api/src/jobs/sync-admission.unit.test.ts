@@ -32,6 +32,16 @@ describe('expectedWaitMs', () => {
     expect(expectedWaitMs(lane({ seconds: 5, lag: 10, drainEach: 0, members: 0 }), 4, CEILING, 100_000)).toBe(0);
   });
 
+  it('takes the pace from the time the lane had jobs in it: a burst after a quiet spell is neither slow nor stalled', () => {
+    const quiet = lane({ seconds: 20, lag: 0, drainEach: 0, now: 99_000 });
+    // Twenty quiet seconds at position 500, then 7 jobs in the lane and one committed.
+    expect(expectedWaitMs([...quiet, { at: 100_000, lag: 7, position: 501, members: 1 }], 4, CEILING, 100_000)).toBe(0);
+    expect(expectedWaitMs([...quiet, { at: 100_000, lag: 7, position: 500, members: 1 }], 4, CEILING, 100_000)).toBe(0);
+    // Then a second of work: 3 waiting beyond the slots, 6 committed in that second: half a second.
+    const busy = [...quiet, { at: 100_000, lag: 7, position: 500, members: 1 }, { at: 101_000, lag: 7, position: 506, members: 1 }];
+    expect(expectedWaitMs(busy, 4, CEILING, 101_000)).toBe(500);
+  });
+
   it('knows nothing without a fresh reading', () => {
     expect(expectedWaitMs([], 4, CEILING, 100_000)).toBe(0);
     expect(expectedWaitMs(lane({ seconds: 5, lag: 44, drainEach: 2 }), 4, CEILING, 106_000)).toBe(0);
