@@ -26,17 +26,27 @@ describe('the topics the apps make keep the log for audit, with the replication 
     return Object.fromEntries(resources.map((r) => [r.resourceName, Object.fromEntries(r.configs.map((e) => [e.name, e.value ?? '']))]));
   }
 
+  /** The settings once the broker shows these (a change goes through the controller: a broker answers it a moment later). */
+  async function settled(expected: (topic: Record<string, string>) => boolean): Promise<Record<string, Record<string, string>>> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const now = await settings();
+      if (Object.values(now).every(expected) || Date.now() > deadline) return now;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   it('forever by default, deleted by time only and never compacted; FOLIO_LOG_RETENTION_DAYS changes topics that exist', async () => {
     await prepareTopics(configFor({}), log);
     for (const topic of Object.values(await settings())) expect(topic).toEqual({ 'retention.ms': '-1', 'retention.bytes': '-1', 'cleanup.policy': 'delete', 'min.insync.replicas': '1' });
 
     // An operator chooses a finite retention: the next start applies it to the topics already there.
     await prepareTopics(configFor({ FOLIO_LOG_RETENTION_DAYS: '400' }), log);
-    for (const topic of Object.values(await settings())) {
+    for (const topic of Object.values(await settled((t) => t['retention.ms'] !== '-1'))) {
       expect(topic).toEqual({ 'retention.ms': String(400 * 86_400_000), 'retention.bytes': '-1', 'cleanup.policy': 'delete', 'min.insync.replicas': '1' });
     }
     await prepareTopics(configFor({ FOLIO_LOG_RETENTION_DAYS: 'forever' }), log);
-    for (const topic of Object.values(await settings())) expect(topic['retention.ms']).toBe('-1');
+    for (const topic of Object.values(await settled((t) => t['retention.ms'] === '-1'))) expect(topic['retention.ms']).toBe('-1');
   });
 
   it('never takes the broker\'s default replication, and will not start with settings the cluster cannot keep', async () => {

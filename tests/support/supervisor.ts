@@ -54,6 +54,9 @@ export class Supervisor {
         FOLIO_STATE_DIR: stateDir,
         // A killed consumer's partitions move on after 6 s (the broker's minimum) instead of 30.
         FOLIO_KAFKA_SESSION_TIMEOUT: '6',
+        // A sync call waits through an app's restart here; under the whole suite's load a renderer has taken 27 s to
+        // start again (two cores shared with a dozen other stacks), which says nothing of the restart itself.
+        FOLIO_SYNC_TIMEOUT: '60',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
