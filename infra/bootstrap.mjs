@@ -362,22 +362,15 @@ function missingDebianPackages(names) {
   return names.filter((n) => !installed.has(n));
 }
 
-/** Chromium's headless shell and fonts from Debian, installed once; CHROMIUM_PATH names a browser of one's own instead. */
-function installChromium() {
-  if (process.env.CHROMIUM_PATH?.trim()) {
-    say(`CHROMIUM_PATH is set (${process.env.CHROMIUM_PATH}): not installing chromium-headless-shell or fonts`);
-    return;
-  }
-  const missing = missingDebianPackages(CHROMIUM_PACKAGES);
-  if (missing.length === 0 && fs.existsSync(HEADLESS_SHELL)) return;
-  const wanted = missing.length ? missing : ['chromium-headless-shell'];
-  if (!onPath('apt-get')) {
-    fail(`missing ${wanted.join(', ')} and there is no apt-get: install Chromium's headless shell and Noto fonts, ` +
-      'then set CHROMIUM_PATH to the browser binary');
-  }
+/**
+ * Installs Debian packages with apt-get (as root, or through `sudo -n`); `reinstall` puts back a package whose files
+ * were removed. `why` says what they are for, in the error when they cannot be installed.
+ */
+function aptInstall(wanted, { reinstall = false, why }) {
+  if (!onPath('apt-get')) fail(`missing ${wanted.join(', ')} (${why}) and there is no apt-get to install them`);
   const asRoot = typeof process.getuid !== 'function' || process.getuid() === 0;
   const sudo = asRoot ? [] : onPath('sudo') ? ['sudo', '-n'] : undefined;
-  if (!sudo) fail(`missing ${wanted.join(', ')}: run as root (apt-get install) or set CHROMIUM_PATH`);
+  if (!sudo) fail(`missing ${wanted.join(', ')} (${why}): run as root (apt-get install)`);
   // `env` carries DEBIAN_FRONTEND through sudo, which would drop it from the environment.
   const apt = (args) => {
     const cmd = [...sudo, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args];
@@ -388,14 +381,38 @@ function installChromium() {
     say(`installing ${wanted.join(', ')}: apt-get update`);
     apt(['update', '-q', '-o', 'DPkg::Lock::Timeout=300']);
     say(`apt-get install ${wanted.join(' ')}`);
-    // Installed but its binary gone: only --reinstall puts the file back.
-    const reinstall = missing.length ? [] : ['--reinstall'];
-    apt(['install', '-y', '-q', '-o', 'DPkg::Lock::Timeout=300', '--no-install-recommends', ...reinstall, ...wanted]);
+    apt(['install', '-y', '-q', '-o', 'DPkg::Lock::Timeout=300', '--no-install-recommends', ...(reinstall ? ['--reinstall'] : []), ...wanted]);
   } catch (err) {
-    fail(`installing Chromium and fonts failed: ${err.message}`);
+    fail(`installing ${wanted.join(', ')} (${why}) failed: ${err.message}`);
   }
+  say(`installed ${wanted.join(', ')} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+/** Chromium's headless shell and fonts from Debian, installed once; CHROMIUM_PATH names a browser of one's own instead. */
+function installChromium() {
+  if (process.env.CHROMIUM_PATH?.trim()) {
+    say(`CHROMIUM_PATH is set (${process.env.CHROMIUM_PATH}): not installing chromium-headless-shell or fonts`);
+    return;
+  }
+  const missing = missingDebianPackages(CHROMIUM_PACKAGES);
+  if (missing.length === 0 && fs.existsSync(HEADLESS_SHELL)) return;
+  // Installed but its binary gone: only --reinstall puts the file back.
+  aptInstall(missing.length ? missing : ['chromium-headless-shell'], {
+    reinstall: missing.length === 0,
+    why: "Chromium's headless shell and Noto fonts; or set CHROMIUM_PATH to a browser binary",
+  });
   if (!fs.existsSync(HEADLESS_SHELL)) fail(`${HEADLESS_SHELL} is still missing after apt-get install`);
-  say(`installed Chromium headless shell and fonts (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+/**
+ * What `npm run cluster` needs besides the stack: HAProxy (the load balancer), iproute2 (network namespaces) and
+ * util-linux's setpriv (a service that runs as another user inside a namespace).
+ */
+const CLUSTER_PACKAGES = ['haproxy', 'iproute2', 'util-linux'];
+
+function installClusterTools() {
+  const missing = missingDebianPackages(CLUSTER_PACKAGES);
+  if (missing.length) aptInstall(missing, { why: 'the load balancer and network namespaces of npm run cluster' });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -448,10 +465,13 @@ function ensureSchemathesis() {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-// `--tests` before the command: also what only the test suite needs (the OpenAPI fuzzer).
+// `--tests` before the command: also what only the test suite needs (the OpenAPI fuzzer); `--cluster`: what only
+// `npm run cluster` and `npm run chaos` need (HAProxy, network namespace tools).
 const args = process.argv.slice(2);
 const forTests = args[0] === '--tests';
 if (forTests) args.shift();
+const forCluster = args[0] === '--cluster';
+if (forCluster) args.shift();
 if (args[0] === '--') args.shift();
 
 const t0 = Date.now();
@@ -464,5 +484,6 @@ for (const svc of local) ensureService(svc);
 installChromium();
 ensureDompurifyVectors();
 if (forTests) ensureSchemathesis();
+if (forCluster) installClusterTools();
 say(`ok (${Date.now() - t0} ms, Node ${node.version})`);
 if (args.length) runCommand(node.bin, args);

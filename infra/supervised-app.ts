@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { inHost } from './services/process.ts';
 import { afterCrash, noCrashes, restartPolicy, type CrashRecord } from './restart-policy.ts';
 
 export interface AppSpec {
@@ -14,6 +15,8 @@ export interface AppSpec {
   env: NodeJS.ProcessEnv;
   logFile: string;
   pidFile: string;
+  /** The network namespace to run in (a host of `npm run cluster`). */
+  netns?: string;
 }
 
 export interface Supervision {
@@ -24,6 +27,8 @@ export interface Supervision {
 }
 
 export interface SupervisedApp {
+  /** The running process's pid (undefined between a crash and its restart). */
+  readonly pid: number | undefined;
   /** Stops the app for good: no restart after this, a pending one is cancelled; SIGKILL after `deadlineMs`. */
   stop(deadlineMs: number): Promise<void>;
 }
@@ -47,7 +52,8 @@ export function superviseApp(app: AppSpec, supervision: Supervision): Supervised
 
   const start = () => {
     const startedAt = Date.now();
-    const running = spawn(process.execPath, ['--import', 'tsx', app.entry], {
+    const [command, args] = inHost({ command: process.execPath, args: ['--import', 'tsx', app.entry], netns: app.netns });
+    const running = spawn(command, args, {
       cwd: app.cwd,
       env: app.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,6 +93,9 @@ export function superviseApp(app: AppSpec, supervision: Supervision): Supervised
 
   start();
   return {
+    get pid() {
+      return child?.pid;
+    },
     async stop(deadlineMs) {
       stopping = true;
       clearTimeout(restart);

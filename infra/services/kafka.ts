@@ -1,4 +1,5 @@
-// Apache Kafka 3.9 (official jars from Maven Central), single KRaft node acting as broker and controller.
+// Apache Kafka 3.9 (official jars from Maven Central): KRaft nodes acting as broker and controller — one on loopback
+// for `npm start` and the tests, or three in network namespaces of their own for `npm run cluster`.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -12,11 +13,21 @@ import { ensureReady, spawnService, waitUntilReady, type RunningService } from '
 const execFileAsync = promisify(execFile);
 
 export interface KafkaOptions {
-  /** Client (PLAINTEXT) listener on 127.0.0.1. */
+  /** Client (PLAINTEXT) listener. */
   port: number;
-  /** KRaft controller listener on 127.0.0.1 (never for clients). */
+  /** KRaft controller listener (never for clients). */
   controllerPort: number;
   dataDir: string;
+  /** Where both listeners are (default 127.0.0.1). */
+  address?: string;
+  /** The network namespace to run in (a host of `npm run cluster`). */
+  netns?: string;
+  /**
+   * One node of a cluster: its id, every controller (`id@address:port,…`, the same on each node) and the cluster's
+   * size, from which the internal topics' replication follows (3 replicas, 2 in sync, on three nodes). One cluster id
+   * formats every node: pass the same one to each.
+   */
+  cluster?: { nodeId: number; voters: string; size: number; clusterId: string };
   /** Max heap (default 512). */
   heapMb?: number;
   readyTimeoutMs?: number;
@@ -25,30 +36,37 @@ export interface KafkaOptions {
 export type KafkaService = RunningService & { brokers: string };
 
 /** A Kafka cluster id: 16 random bytes, base64url without padding, not starting with '-' (as Uuid.randomUuid). */
-function newClusterId(): string {
+export function newClusterId(): string {
   for (;;) {
     const id = randomBytes(16).toString('base64url');
     if (!id.startsWith('-')) return id;
   }
 }
 
-function serverProperties(o: KafkaOptions, logDir: string): string {
+export function serverProperties(o: KafkaOptions, logDir: string): string {
+  const address = o.address ?? '127.0.0.1';
+  const nodeId = o.cluster?.nodeId ?? 1;
+  const voters = o.cluster?.voters ?? `1@${address}:${o.controllerPort}`;
+  // Replicas of the broker's own topics (consumer offsets, transactions) and of topics made without a factor.
+  const replicas = Math.min(3, o.cluster?.size ?? 1);
+  const inSync = replicas >= 2 ? 2 : 1;
   return `# Written by infra/services/kafka.ts on every start; edits are overwritten.
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:${o.controllerPort}
-listeners=PLAINTEXT://127.0.0.1:${o.port},CONTROLLER://127.0.0.1:${o.controllerPort}
-advertised.listeners=PLAINTEXT://127.0.0.1:${o.port}
+node.id=${nodeId}
+controller.quorum.voters=${voters}
+listeners=PLAINTEXT://${address}:${o.port},CONTROLLER://${address}:${o.controllerPort}
+advertised.listeners=PLAINTEXT://${address}:${o.port}
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 log.dirs=${logDir}
 num.partitions=1
-default.replication.factor=1
-min.insync.replicas=1
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+default.replication.factor=${replicas}
+min.insync.replicas=${inSync}
+offsets.topic.replication.factor=${replicas}
+transaction.state.log.replication.factor=${replicas}
+transaction.state.log.min.isr=${inSync}
+unclean.leader.election.enable=false
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 # One broker on a small machine: a request passes from a network thread to a handler thread and back, and every
@@ -90,7 +108,7 @@ export async function startKafka(opts: KafkaOptions): Promise<KafkaService> {
   // Format the storage once; the cluster id lives in dataDir (and in data/meta.properties).
   if (!fs.existsSync(path.join(logDir, 'meta.properties'))) {
     const idFile = path.join(dataDir, 'cluster-id');
-    let clusterId = (await fsp.readFile(idFile, 'utf8').catch(() => '')).trim();
+    let clusterId = opts.cluster?.clusterId ?? (await fsp.readFile(idFile, 'utf8').catch(() => '')).trim();
     if (!clusterId) {
       clusterId = newClusterId();
       await fsp.writeFile(idFile, `${clusterId}\n`);
@@ -114,19 +132,25 @@ export async function startKafka(opts: KafkaOptions): Promise<KafkaService> {
     cmdlineMarker: propsFile,
     ports: [opts.port, opts.controllerPort],
     stopTimeoutMs: 30_000,
+    ...(opts.netns ? { netns: opts.netns } : {}),
   });
-  const brokers = `127.0.0.1:${opts.port}`;
+  const brokers = `${opts.address ?? '127.0.0.1'}:${opts.port}`;
+  // A cluster's node is ready when it serves metadata itself; the quorum needs the others, started alongside.
   await ensureReady(svc, () =>
-    waitUntilReady(svc, () => probeKafka(brokers), { timeoutMs: opts.readyTimeoutMs ?? 90_000, intervalMs: 300 }));
+    waitUntilReady(svc, () => probeKafka(brokers, 1, true), { timeoutMs: opts.readyTimeoutMs ?? 90_000, intervalMs: 300 }));
   return Object.assign(svc, { brokers });
 }
 
-/** True when an admin client can connect and read the cluster's metadata (with at least one broker and a controller). */
-export async function probeKafka(brokers: string): Promise<boolean> {
+/**
+ * True when an admin client can connect and read the cluster's metadata, with at least `brokers` brokers and a
+ * controller (and, with `self`, the broker asked among them: a restarted node is back, not only its peers).
+ */
+export async function probeKafka(brokers: string, atLeast = 1, self = false): Promise<boolean> {
   const admin = new Admin({ clientId: 'folio-infra-probe', bootstrapBrokers: brokers.split(','), connectTimeout: 1_000, requestTimeout: 3_000, retries: 0 });
   try {
     const cluster = await admin.metadata({ topics: [] });
-    return cluster.brokers.size > 0 && cluster.controllerId >= 0;
+    const listed = [...cluster.brokers.values()].map((b) => `${b.host}:${b.port}`);
+    return cluster.brokers.size >= atLeast && cluster.controllerId >= 0 && (!self || listed.includes(brokers.split(',')[0]!));
   } finally {
     await admin.close().catch(() => undefined);
   }

@@ -19,6 +19,12 @@ const execFileAsync = promisify(execFile);
 
 export interface PostgresOptions {
   port: number;
+  /** Where it listens (default 127.0.0.1). */
+  address?: string;
+  /** The network namespace to run in (a host of `npm run cluster`). */
+  netns?: string;
+  /** A CIDR whose clients may log in with the password, besides loopback (the cluster's other hosts). */
+  allowFrom?: string;
   /** Holds `pgdata/` (the cluster), the log and the pid file. */
   dataDir: string;
   readyTimeoutMs?: number;
@@ -132,12 +138,22 @@ export async function startPostgres(opts: PostgresOptions): Promise<PostgresServ
     }
   }
 
+  const address = opts.address ?? '127.0.0.1';
+  const hba: string[] = [];
+  if (opts.allowFrom) {
+    const hbaFile = path.join(dataDir, 'pg_hba.conf');
+    await fsp.writeFile(hbaFile, `# Written by infra/services/postgres.ts on every start.\n` +
+      `host all all 127.0.0.1/32 scram-sha-256\nhost all all ${opts.allowFrom} scram-sha-256\n`);
+    if (ids) await fsp.chown(hbaFile, ids.uid, ids.gid);
+    hba.push('-c', `hba_file=${hbaFile}`);
+  }
   const svc = await spawnService({
     name: 'postgres',
     command: bin.postgres,
     args: [
       '-D', pgdata, '-p', String(opts.port),
-      '-c', 'listen_addresses=127.0.0.1',
+      '-c', `listen_addresses=${address}`,
+      ...hba,
       '-c', 'unix_socket_directories=',
       '-c', 'max_connections=200',
       // Dev/test cluster: survives process crashes (SIGKILL), not OS crashes.
@@ -151,9 +167,10 @@ export async function startPostgres(opts: PostgresOptions): Promise<PostgresServ
     stopSignal: 'SIGINT', // fast shutdown: SIGTERM ("smart") would wait for every client to disconnect
     cmdlineMarker: pgdata,
     ports: [opts.port],
+    ...(opts.netns ? { netns: opts.netns } : {}),
   });
   if (notes.length) await fsp.appendFile(svc.logFile, notes.map((n) => `# ${n}\n`).join(''));
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres`;
+  const url = `postgres://${USER}:${PASSWORD}@${address}:${opts.port}/postgres`;
   await ensureReady(svc, () =>
     waitUntilReady(svc, () => probePostgres(url), { timeoutMs: opts.readyTimeoutMs ?? 60_000, intervalMs: 150 }));
   return Object.assign(svc, { url });

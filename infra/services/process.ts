@@ -38,6 +38,11 @@ export interface ServiceSpec {
   env?: NodeJS.ProcessEnv;
   uid?: number;
   gid?: number;
+  /**
+   * A network namespace (`ip netns`) to run in, as a host of `npm run cluster`. `ip netns exec` and `setpriv` each
+   * exec the next program, so the pid is the service's own (a kill -9 reaches it, not a wrapper).
+   */
+  netns?: string;
   /** Signal for a graceful stop (default SIGTERM; Postgres wants SIGINT = fast shutdown). */
   stopSignal?: NodeJS.Signals;
   /** Time to wait for a graceful stop before SIGKILL (default 30 s). */
@@ -228,18 +233,20 @@ export async function spawnService(spec: ServiceSpec): Promise<SupervisedService
   const logFile = path.join(dataDir, `${name}.log`);
 
   await killStale(pidFile, spec.cmdlineMarker ?? dataDir, stopSignal, stopTimeoutMs);
-  for (const port of spec.ports ?? []) await waitForPortFree(port, spec.portWaitMs ?? 20_000, name);
+  // Ports are checked on this host's loopback; a service in a namespace of its own has that namespace's ports.
+  if (!spec.netns) for (const port of spec.ports ?? []) await waitForPortFree(port, spec.portWaitMs ?? 20_000, name);
+  const [command, args] = inHost(spec);
 
   await fsp.rename(logFile, `${logFile}.1`).catch(() => undefined);
   const fd = fs.openSync(logFile, 'a');
-  fs.writeSync(fd, `# ${new Date().toISOString()} ${spec.command} ${spec.args.join(' ')}\n`);
-  const child = spawn(spec.command, spec.args, {
+  fs.writeSync(fd, `# ${new Date().toISOString()} ${command} ${args.join(' ')}\n`);
+  const child = spawn(command, args, {
     cwd: spec.cwd ?? dataDir,
     env: spec.env ?? process.env,
     detached: true,
     stdio: ['ignore', fd, fd],
-    ...(spec.uid !== undefined ? { uid: spec.uid } : {}),
-    ...(spec.gid !== undefined ? { gid: spec.gid } : {}),
+    ...(!spec.netns && spec.uid !== undefined ? { uid: spec.uid } : {}),
+    ...(!spec.netns && spec.gid !== undefined ? { gid: spec.gid } : {}),
   });
   fs.closeSync(fd);
   try {
@@ -304,6 +311,16 @@ export async function spawnService(spec: ServiceSpec): Promise<SupervisedService
   };
   running.push(svc);
   return svc;
+}
+
+/**
+ * The command line that runs `spec` where it belongs: as given, or inside its network namespace. Entering a namespace
+ * needs root, so a service that runs as another user drops to it after entering (setpriv, from util-linux).
+ */
+export function inHost(spec: Pick<ServiceSpec, 'command' | 'args' | 'netns' | 'uid' | 'gid'>): [string, string[]] {
+  if (!spec.netns) return [spec.command, spec.args];
+  const asUser = spec.uid === undefined ? [] : ['setpriv', `--reuid=${spec.uid}`, `--regid=${spec.gid ?? spec.uid}`, '--clear-groups', '--'];
+  return ['ip', ['netns', 'exec', spec.netns, ...asUser, spec.command, ...spec.args]];
 }
 
 /** Thrown by a readiness probe when retrying cannot help (e.g. the server rejects our credentials). */

@@ -9,6 +9,10 @@ import { ensureReady, spawnService, waitUntilReady, type RunningService } from '
 
 export interface RegistryOptions {
   port: number;
+  /** Where it listens (default 127.0.0.1). */
+  address?: string;
+  /** The network namespace to run in (a host of `npm run cluster`). */
+  netns?: string;
   /** postgres:// URL of the registry's own database (created if missing). */
   databaseUrl: string;
   /** Holds the log, the pid file and Apicurio's scratch directories. */
@@ -43,7 +47,7 @@ export async function startRegistry(opts: RegistryOptions): Promise<RegistryServ
   // System properties (ordinal 400) win over environment variables (300) and ./config/application.properties; the
   // password goes through the environment (APICURIO_DATASOURCE_PASSWORD) so that it does not show in `ps`.
   const props: Record<string, string> = {
-    'quarkus.http.host': '127.0.0.1',
+    'quarkus.http.host': opts.address ?? '127.0.0.1',
     'quarkus.http.port': String(opts.port),
     'apicurio.storage.kind': 'sql',
     'apicurio.storage.sql.kind': 'postgresql',
@@ -78,8 +82,9 @@ export async function startRegistry(opts: RegistryOptions): Promise<RegistryServ
     cmdlineMarker: `-Dfolio.dataDir=${dataDir}`,
     ports: [opts.port],
     stopTimeoutMs: 20_000,
+    ...(opts.netns ? { netns: opts.netns } : {}),
   });
-  const url = `http://127.0.0.1:${opts.port}/apis/ccompat/v7`;
+  const url = `http://${opts.address ?? '127.0.0.1'}:${opts.port}/apis/ccompat/v7`;
   await ensureReady(svc, async () => {
     await waitUntilReady(svc, () => probeRegistry(url), { timeoutMs: opts.readyTimeoutMs ?? 180_000, intervalMs: 300 });
     await ensureGlobalCompatibility(url, 'BACKWARD');

@@ -8,6 +8,10 @@ import { ensureReady, NotRetryableError, spawnService, waitUntilReady, type Runn
 
 export interface S3Options {
   port: number;
+  /** Where it listens (default 127.0.0.1). */
+  address?: string;
+  /** The network namespace to run in (a host of `npm run cluster`). */
+  netns?: string;
   /** Holds `blobs/` (one directory per bucket), the properties file, the log and the pid file. */
   dataDir: string;
   accessKeyId: string;
@@ -47,7 +51,7 @@ export async function startS3(opts: S3Options): Promise<S3Service> {
   const dataDir = path.resolve(opts.dataDir);
   const blobs = path.join(dataDir, 'blobs');
   await fsp.mkdir(blobs, { recursive: true });
-  const endpoint = `http://127.0.0.1:${opts.port}`;
+  const endpoint = `http://${opts.address ?? '127.0.0.1'}:${opts.port}`;
   const region = opts.region ?? 'us-east-1';
   const propsFile = path.join(dataDir, 's3proxy.properties');
   await fsp.writeFile(propsFile, [
@@ -76,6 +80,7 @@ export async function startS3(opts: S3Options): Promise<S3Service> {
     cmdlineMarker: propsFile,
     ports: [opts.port],
     stopTimeoutMs: 10_000,
+    ...(opts.netns ? { netns: opts.netns } : {}),
   });
   const conn: S3Connection = {
     endpoint, bucket: opts.bucket, region, accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey,
