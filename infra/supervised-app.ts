@@ -24,6 +24,8 @@ export interface Supervision {
   say(line: string): void;
   /** The app crashed too often (the message is out already): the whole stack should stop. */
   giveUp(): void;
+  /** The least pino level of the app's own lines shown on the terminal (default 30, info; a cluster shows warnings). */
+  minLevel?: number;
 }
 
 export interface SupervisedApp {
@@ -63,7 +65,7 @@ export function superviseApp(app: AppSpec, supervision: Supervision): Supervised
     for (const stream of [running.stdout!, running.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => {
         log.write(`${line}\n`);
-        const shown = terminalLine(line);
+        const shown = terminalLine(line, supervision.minLevel ?? 30);
         if (shown !== undefined) supervision.say(`[${app.name}] ${shown}`);
       });
     }
@@ -110,12 +112,12 @@ export function superviseApp(app: AppSpec, supervision: Supervision): Supervised
 }
 
 /** What of an app's log line the terminal shows: the app's own messages, not per-request lines or Kafka chatter. */
-function terminalLine(line: string): string | undefined {
+function terminalLine(line: string, minLevel: number): string | undefined {
   try {
     const entry = JSON.parse(line) as { level?: number; msg?: string; req?: unknown; res?: unknown; component?: string; err?: { message?: string } };
     if (entry.req || entry.res) return undefined;
     // Kafka client chatter (retries while a broker starts) shows only when it is an error.
-    if ((entry.level ?? 30) < (entry.component === 'kafka' ? 50 : 30)) return undefined;
+    if ((entry.level ?? 30) < (entry.component === 'kafka' ? 50 : minLevel)) return undefined;
     return `${entry.msg ?? ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`;
   } catch {
     return line;

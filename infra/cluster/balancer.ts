@@ -13,7 +13,12 @@ export const HAPROXY = '/usr/sbin/haproxy';
  * - retry a request elsewhere when the API it went to refused the connection or closed it without answering (killed
  *   mid-request). Retrying a POST is safe because the caller's Idempotency-Key rides along: the API that gets the
  *   retry finds the job the first one claimed, instead of converting and counting it again;
- * - let a synchronous call run its 27 s ceiling (and the API's answer after it) before giving up on a server.
+ * - let a synchronous call run its 27 s ceiling (and the API's answer after it) before giving up on a server;
+ * - fail open: when every API says it is not ready at once, the cause is shared (Kafka electing leaders after a
+ *   broker died, Postgres restarting) and no API is better than another; answering 503 to everything would turn a
+ *   blip that the APIs ride out (their producers retry, reads need only Postgres) into an outage. Each API is listed
+ *   a second time as an unchecked backup, which HAProxy uses only when no checked server is up (Envoy calls this
+ *   panic mode). A dead API among the backups refuses the connection and the request is redispatched.
  */
 export function haproxyConfig(balancer: Host, apis: Host[]): string {
   return `# Written by infra/cluster/balancer.ts on every start; edits are overwritten.
@@ -31,6 +36,8 @@ defaults
   timeout server 40s
   timeout http-keep-alive 10s
   timeout queue 10s
+  # /readyz gives each of its checks 3 s.
+  timeout check 4s
   retries 3
   option redispatch 1
   retry-on conn-failure empty-response
@@ -43,8 +50,10 @@ backend apis
   balance leastconn
   option httpchk GET /readyz
   http-check expect status 200
-  default-server inter 1s fastinter 500ms downinter 1s fall 2 rise 2 observe layer4 error-limit 1 on-error mark-down
-${apis.map((a) => `  server ${a.name} ${a.address}:${PORTS.api} check`).join('\n')}
+  option allbackups
+  default-server inter 1s fastinter 500ms downinter 1s fall 2 rise 2
+${apis.map((a) => `  server ${a.name} ${a.address}:${PORTS.api} check observe layer4 error-limit 1 on-error mark-down`).join('\n')}
+${apis.map((a) => `  server ${a.name}-open ${a.address}:${PORTS.api} backup`).join('\n')}
 `;
 }
 

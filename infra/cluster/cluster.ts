@@ -47,6 +47,8 @@ export interface ClusterOptions extends TopologyOptions {
   appEnv?: Record<string, string>;
   /** An app crashed too often: the cluster should stop. */
   giveUp(): void;
+  /** The least pino level of the apps' lines shown (default 40: warnings; their logs have everything). */
+  minLevel?: number;
 }
 
 type AppName = 'api' | 'renderer' | 'projector' | 'dispatcher';
@@ -186,7 +188,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
         logFile: path.join(stateDir, 'logs', `${h.name}.log`),
         pidFile: path.join(dir(h.name), `${name}.pid`),
         netns: h.netns,
-      }, { say: o.say, giveUp: o.giveUp }));
+      }, { say: o.say, giveUp: o.giveUp, minLevel: o.minLevel ?? 40 }));
     };
     for (const name of ['projector', 'dispatcher', 'renderer', 'api'] as const) {
       for (const h of byRole(hosts, APP_ROLES[name])) {

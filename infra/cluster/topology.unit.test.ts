@@ -30,8 +30,14 @@ describe('the balancer configuration', () => {
   it('sends work only to APIs whose /readyz answers 200, and to each of them', () => {
     expect(config).toMatch(/option httpchk GET \/readyz/);
     expect(config).toMatch(/http-check expect status 200/);
-    expect(config).toContain('server api1 10.231.0.31:8080 check');
-    expect(config).toContain('server api2 10.231.0.32:8080 check');
+    expect(config).toMatch(/server api1 10\.231\.0\.31:8080 check /);
+    expect(config).toMatch(/server api2 10\.231\.0\.32:8080 check /);
+  });
+
+  it('fails open: every API again as an unchecked backup, used only when none passes its check', () => {
+    expect(config).toMatch(/server api1-open 10\.231\.0\.31:8080 backup\n/);
+    expect(config).toMatch(/server api2-open 10\.231\.0\.32:8080 backup\n/);
+    expect(config).toMatch(/option allbackups/);
   });
 
   it('retries only where the request never got an answer, and lets a sync call run past its ceiling', () => {

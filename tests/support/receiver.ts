@@ -1,22 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
-/** A self-signed certificate for localhost and 127.0.0.1; `caFile` is what NODE_EXTRA_CA_CERTS names to trust it. */
-export function selfSignedCertificate(): { key: Buffer; cert: Buffer; caFile: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-receiver-'));
-  const keyFile = join(dir, 'key.pem');
-  const caFile = join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', keyFile, '-out', caFile,
-  ], { stdio: 'ignore' });
-  return { key: readFileSync(keyFile), cert: readFileSync(caFile), caFile };
-}
+export { selfSignedCertificate } from '../../infra/certificate.ts';
 
 export interface ReceivedCallback {
   path: string;
