@@ -57,7 +57,7 @@ function ownRole(pid: number, info: ProcessInfo): string | null {
   const app = info.args.map((a) => /apps\/([a-z-]+)\/src\/main\.ts$/.exec(a)?.[1]).find(Boolean);
   if (app) return app;
   const command = info.args.join(' ');
-  if (/java/.test(info.args[0] ?? '')) return /schema/i.test(command) ? 'schema registry' : /kafka/i.test(command) ? 'Kafka' : 'java';
+  if (/java/.test(info.args[0] ?? '')) return /schema/i.test(command) ? 'schema registry' : /kafka/i.test(command) ? 'Kafka' : /s3proxy/i.test(command) ? 'S3Proxy' : 'java';
   if (/(^|\/)postgres$/.test(info.args[0] ?? '') || /^postgres:/.test(info.args[0] ?? '')) return 'Postgres';
   return null;
 }

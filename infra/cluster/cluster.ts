@@ -64,6 +64,11 @@ export interface Cluster {
   host(name: string): Host;
   /** kill -9 of an app's process (its supervisor starts it again). */
   killApp(hostName: string): void;
+  /** Stops an app for good (it finishes its in-flight work), as scaling in does; `startApp` brings it back. */
+  stopApp(hostName: string): Promise<void>;
+  startApp(hostName: string): void;
+  /** Hosts whose app is running (started and not stopped). */
+  running(role: Host['role']): Host[];
   /** kill -9 of a broker; `startBroker` brings it back with its data. */
   killBroker(hostName: string): Promise<void>;
   startBroker(hostName: string): Promise<void>;
@@ -209,6 +214,17 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       receiverUrl: receiverUrl(hosts),
       env,
       host,
+      async stopApp(name) {
+        await apps.get(name)?.stop(35_000);
+        apps.delete(name);
+      },
+      startApp(name) {
+        const h = host(name);
+        const app = (Object.keys(APP_ROLES) as AppName[]).find((a) => APP_ROLES[a] === h.role);
+        if (!app) throw new Error(`${name} runs no app`);
+        if (!apps.has(name)) startApp(app, h);
+      },
+      running: (role) => byRole(hosts, role).filter((h) => apps.has(h.name)),
       killApp(name) {
         const pid = apps.get(name)?.pid;
         if (!pid) throw new Error(`${name} is not running`);
