@@ -142,8 +142,10 @@ async function gather(c: Cluster, keyNames: Map<string, { name: string; key: str
       const key = keyNames.get(keyOfJob.get(jobId) ?? '')?.key;
       let valid = false;
       try {
-        // The Standard Webhooks reference library, keyed with the API key that started the job.
-        valid = !!key && !!new Webhook(new TextEncoder().encode(key), { format: 'raw' }).verify(r.body, r.headers);
+        // The Standard Webhooks reference library, keyed with the API key that started the job; and the id to
+        // deduplicate by is the job's, in the headers and the body alike.
+        const payload = key ? new Webhook(new TextEncoder().encode(key), { format: 'raw' }).verify(r.body, r.headers) as { job_id?: string } : undefined;
+        valid = payload?.job_id === jobId && r.headers['x-folio-job-id'] === jobId;
       } catch {
         valid = false;
       }
