@@ -72,6 +72,9 @@ export function bodyTooLarge(): ApiError {
 /** Every failure becomes an ApiError: validation errors name their parameters; anything unexpected is render_failed. */
 export function toApiError(error: FastifyError | ApiError, request?: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  if ((error as { ambiguous?: unknown }).ambiguous === true) {
+    return new ApiError('render_failed', 'the job could not be confirmed written to the log; retry with the same Idempotency-Key to get this job (or its outcome) without converting it twice');
+  }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     // The interface answers 400, not 415, and says which type it was.
     const type = JSON.stringify(request?.headers['content-type'] ?? '');

@@ -1,7 +1,8 @@
 // Steady load for `npm run chaos`, run on the client host: requests at a fixed rate through the balancer, sync and
 // async, every output, a share with callbacks, paid and free keys. It behaves as a careful client does: every
 // request carries an Idempotency-Key, so what is retried is never converted or counted twice; a 429 waits its
-// Retry-After; a 5xx or a lost connection is retried (and counted); a retryable 422 is tried again as a new request.
+// Retry-After; a 5xx or a lost connection is retried (and counted); a retryable 422 is tried again (render_failed
+// under the same key, render_timeout as a new request).
 // Each request's story is written as one JSON line when it ends.
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
@@ -76,7 +77,9 @@ async function oneRequest(config: LoadConfig, n: number): Promise<RequestRecord>
     }
     if (a.retryable && tries < 3) {
       await sleep(1000);
-      newTry();
+      // render_failed says the service failed, and the same key is safe to send again: it finds the job if it was
+      // queued after all. A job that timed out has failed for good: trying again is a new request.
+      if (a.code === 'render_timeout') newTry();
       continue;
     }
     break; // a final answer: 402 quota_exceeded, or a failure that trying again would not change

@@ -171,7 +171,7 @@ function report(v: Verdict, faultsSeen: FaultWindow[], records: RequestRecord[])
 \`${closingLine(v)}\`
 
 - Final answers: ${answers}. Requests that needed more than one try: ${retried}; the answers they were retried after: ${retriedAnswers}.
-- Jobs in the read model: ${v.jobs}; finished: ${v.finished}; lost ${v.lost.length}, stuck ${v.stuck.length}, usage rows for jobs that did not succeed ${v.overcounted.length}, succeeded without a usage row ${v.uncounted.length}.
+- Jobs in the read model: ${v.jobs}; finished: ${v.finished}; lost ${v.lost.length}, stuck ${v.stuck.length}, usage rows for jobs that did not succeed ${v.overcounted.length}, succeeded without a usage row ${v.uncounted.length}, succeeded without any caller answered with it ${v.unseen.length}.
 - Free keys (cap ${v.quotas[0]?.cap ?? INCLUDED_DOCUMENTS.free}): ${v.quotas.map((q) => `${q.key} ${q.succeeded} succeeded, ${q.counted} counted`).join('; ')}.
 - Callbacks: ${v.callbacks.delivered} of ${v.callbacks.expected} finished jobs with a webhook_url got one with a valid signature; ${v.callbacks.repeats} arrived more than once (same webhook-id, the job id).
 
@@ -240,7 +240,7 @@ async function main(): Promise<void> {
   const gathered = await gather(c, keyNames, callbacksFile);
   const v = verdict({ records, ...gathered, faults: windows, freeCap: INCLUDED_DOCUMENTS.free });
   writeSection('chaos', 'npm run chaos (infra/cluster/chaos/run.ts)', report(v, windows, records), 'docs/scaling.md');
-  for (const [what, ids] of [['lost', v.lost], ['stuck', v.stuck], ['counted twice', v.overcounted], ['uncounted', v.uncounted], ['callback missing', v.callbacks.missing]] as const) {
+  for (const [what, ids] of [['lost', v.lost], ['stuck', v.stuck], ['counted twice', v.overcounted], ['uncounted', v.uncounted], ['succeeded unseen', v.unseen], ['callback missing', v.callbacks.missing]] as const) {
     if (ids.length) say(`${what}: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ' …' : ''}`);
   }
   process.stdout.write(`${closingLine(v)}\n`);

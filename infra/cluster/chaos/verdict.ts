@@ -70,6 +70,8 @@ export interface Verdict {
   overcounted: string[];
   /** A sync 200 whose job the read model does not show succeeded. */
   answeredNotSucceeded: string[];
+  /** Succeeded (and counted) though no caller was answered with it: a request converted twice, or behind a lost answer. */
+  unseen: string[];
   quotas: QuotaCheck[];
   callbacks: { expected: number; delivered: number; missing: string[]; invalid: number; repeats: number };
   latency: FaultLatency[];
@@ -128,6 +130,8 @@ export function verdict(input: {
     else if (r.status === 200 && job.status !== 'succeeded') answeredNotSucceeded.push(job.jobId);
   }
   const stuck = jobs.filter((j) => !TERMINAL.has(j.status)).map((j) => j.jobId);
+  const answered = new Set(accepted.flatMap((r) => [r.jobId, r.status === 200 ? r.requestIds.at(-1) : undefined]).filter(Boolean));
+  const unseen = jobs.filter((j) => j.status === 'succeeded' && !answered.has(j.jobId) && !answered.has(j.requestId ?? '')).map((j) => j.jobId);
   const counted = new Set(usage.map((u) => u.jobId));
   const uncounted = jobs.filter((j) => j.status === 'succeeded' && !counted.has(j.jobId)).map((j) => j.jobId);
   const overcounted = usage.filter((u) => byId.get(u.jobId)?.status !== 'succeeded').map((u) => u.jobId);
@@ -148,7 +152,7 @@ export function verdict(input: {
   const invalid = callbacks.filter((c) => !c.valid).length;
 
   const ok = lost.length === 0 && stuck.length === 0 && uncounted.length === 0 && overcounted.length === 0
-    && answeredNotSucceeded.length === 0 && quotas.every((q) => q.exact) && missing.length === 0 && invalid === 0
+    && answeredNotSucceeded.length === 0 && unseen.length === 0 && quotas.every((q) => q.exact) && missing.length === 0 && invalid === 0
     && serverErrors === 0;
   return {
     requests: records.length,
@@ -163,6 +167,7 @@ export function verdict(input: {
     uncounted,
     overcounted,
     answeredNotSucceeded,
+    unseen,
     quotas,
     callbacks: { expected: expected.length, delivered: expected.length - missing.length, missing, invalid, repeats },
     latency: faultLatency(records, input.faults),
@@ -176,7 +181,8 @@ const ms = (l: Latency) => (l.n ? `${Math.round(l.p50)}/${Math.round(l.p99)}` : 
 export function closingLine(v: Verdict): string {
   const quotas = v.quotas.map((q) => `${q.counted}/${q.cap}${q.exact ? '' : ' NOT EXACT'}`).join(', ');
   const faults = v.latency.map((f) => `${f.name} ${ms(f.before)}→${ms(f.during)}→${ms(f.after)}`).join('; ');
-  const unrecorded = v.answeredNotSucceeded.length ? `, ${v.answeredNotSucceeded.length} answered 200 but not recorded succeeded` : '';
+  const unrecorded = (v.answeredNotSucceeded.length ? `, ${v.answeredNotSucceeded.length} answered 200 but not recorded succeeded` : '')
+    + (v.unseen.length ? `, ${v.unseen.length} succeeded unseen by any caller` : '');
   return `chaos: ${v.requests} requests, ${v.accepted} accepted; ${v.finished}/${v.jobs} jobs finished exactly once `
     + `(${v.lost.length} lost, ${v.stuck.length} stuck, ${v.overcounted.length} counted twice, ${v.uncounted.length} uncounted${unrecorded}; free quotas ${quotas}); `
     + `callbacks ${v.callbacks.delivered}/${v.callbacks.expected} delivered, ${v.callbacks.invalid} bad signatures, `

@@ -76,6 +76,18 @@ describe('the chaos verdict', () => {
     expect(verdict(over).ok || verdict(missing).ok).toBe(false);
   });
 
+  it('fails on a job that succeeded and was counted while no caller was answered with it', () => {
+    const w = world();
+    w.records[1]!.attempts.shift();
+    w.jobs.push({ jobId: 'j9', key: 'paid1', status: 'succeeded', requestId: 'r-z', webhook: false });
+    w.usage.push({ jobId: 'j9', key: 'paid1' });
+    expect(verdict(w)).toMatchObject({ unseen: ['j9'], ok: false });
+    // A try that failed (a render_timeout answered as such) is seen: its failure was the answer.
+    w.jobs.at(-1)!.status = 'failed';
+    w.usage.pop();
+    expect(verdict(w)).toMatchObject({ unseen: [], ok: true });
+  });
+
   it('takes a sync 200 whose job is not recorded succeeded as a fault of the read model', () => {
     const w = world();
     w.records[1]!.attempts.shift();

@@ -13,6 +13,27 @@ export const MAX_EVENT_BYTES = 256 * 1024;
  */
 const MAX_WRITE_BYTES = 768 * 1024;
 
+/**
+ * How long one produce request may take before the producer is taken for wedged. A leader lost with its broker is
+ * replaced within about 13 s here (the controller fences the broker after its 9 s session, then the client finds
+ * the new leader), so a healthy producer is never cut off by this; one that has not settled by then is not coming back.
+ */
+export const SEND_DEADLINE_MS = 20_000;
+
+/**
+ * A write that did not settle within SEND_DEADLINE_MS. Its outcome is unknown: the broker may have appended it before
+ * the producer was replaced. A caller must not act as if it was never written (release what it reserved for it);
+ * retrying it is safe, since every event is idempotent to apply.
+ */
+export class PublishTimeoutError extends Error {
+  readonly code = 'ETIMEDOUT';
+  readonly ambiguous = true;
+  constructor(ms: number) {
+    super(`the write to the log timed out after ${ms} ms; whether it was appended is unknown`);
+    this.name = 'PublishTimeoutError';
+  }
+}
+
 export class EventTooLargeError extends Error {
   constructor(event: JobEvent, size: number) {
     super(`${event.type} of job ${event.job_id} encodes to ${size} bytes (limit ${MAX_EVENT_BYTES}); use a claim check`);
@@ -48,14 +69,15 @@ interface Pending {
  * own, so one call's fault stays its own.
  */
 export class EventPublisher {
-  private readonly producer: Producer<Buffer, Buffer, Buffer, Buffer>;
+  private producer: Producer<Buffer, Buffer, Buffer, Buffer>;
   private readonly queue: Pending[] = [];
   private writing = false;
 
   constructor(
-    kafka: KafkaClients,
+    private readonly kafka: KafkaClients,
     private readonly codec: EventCodec,
     private readonly topics: Topics,
+    private readonly sendDeadlineMs = SEND_DEADLINE_MS,
   ) {
     this.producer = kafka.producer();
   }
@@ -102,7 +124,7 @@ export class EventPublisher {
         const group = await this.takeGroup();
         if (group.length === 0) continue;
         try {
-          await this.producer.send({ messages: group.flatMap((g) => g.encoded.messages) });
+          await this.sendWithin({ messages: group.flatMap((g) => g.encoded.messages) });
           for (const { call } of group) call.resolve();
         } catch (error) {
           if (group.length > 1 && refusedForGood(error)) this.queue.unshift(...group.map(({ call }) => ({ ...call, alone: true })));
@@ -112,6 +134,32 @@ export class EventPublisher {
     } finally {
       this.writing = false;
     }
+  }
+
+  /**
+   * One produce request, given up on after the deadline. The chaos run found a producer whose send never settled after
+   * the partition leader's broker was killed (a client-side wait that nothing ends): every later event of that process
+   * queued behind it for good. A send past the deadline fails (ambiguously), and the producer is replaced by a new
+   * one with fresh connections and metadata; the old one is closed without waiting for it.
+   */
+  private async sendWithin(request: { messages: Array<MessageToProduce<Buffer, Buffer, Buffer, Buffer>> }): Promise<void> {
+    const producer = this.producer;
+    const sent = producer.send(request);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.sendDeadlineMs);
+    });
+    try {
+      if ((await Promise.race([sent, deadline])) !== 'late') return;
+    } finally {
+      clearTimeout(timer);
+    }
+    sent.catch(() => {}); // settles (if ever) after its callers were told
+    if (this.producer === producer) {
+      this.producer = this.kafka.producer();
+      producer.close(true).catch(() => {});
+    }
+    throw new PublishTimeoutError(this.sendDeadlineMs);
   }
 
   /**

@@ -116,3 +116,36 @@ describe('EventPublisher: writes made while one is under way go together in the 
     expect(recorder.requests).toEqual([['a'], ['b', 'c']]);
   });
 });
+
+describe('EventPublisher: a write that never settles', () => {
+  it('fails its calls as timed out (outcome unknown) after the deadline, and later calls go through a new producer', async () => {
+    const sends: string[][] = [];
+    const closed: boolean[] = [];
+    let made = 0;
+    const kafka = {
+      producer: () => {
+        const which = made++;
+        return {
+          // The first producer is wedged: its send never settles. The second one answers at once.
+          send: ({ messages }: { messages: MessageToProduce[] }) => {
+            sends.push(messages.map((m) => `${which}:${String(m.value)}`));
+            return which === 0 ? new Promise(() => {}) : Promise.resolve();
+          },
+          close: async () => {
+            closed.push(which === 0);
+          },
+        };
+      },
+    } as unknown as KafkaClients;
+    const publisher = new EventPublisher(kafka, codec, topics, 30);
+    const wedged = publisher.publish(event('a'));
+    await settled();
+    const behind = publisher.publish(event('b')); // queued behind the wedged request
+    const error = await wedged.catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'PublishTimeoutError', code: 'ETIMEDOUT', ambiguous: true });
+    await behind;
+    await publisher.publish(event('c'));
+    expect(sends).toEqual([['0:a'], ['1:b'], ['1:c']]);
+    expect(closed).toEqual([true]);
+  });
+});

@@ -5,6 +5,7 @@ import { claimCheck, type BlobStore } from '@folio/storage';
 import type { ApiKey } from '@folio/keys';
 import { releaseReservation, reserveDocument, type Reservation } from '@folio/metering';
 import { ApiError } from '../errors.ts';
+import { releaseUnlessQueued } from './unknown-outcome.ts';
 import type { ConvertRequest } from './convert-request.ts';
 
 export interface SubmitContext {
@@ -35,7 +36,7 @@ export async function queueJob(
   try {
     return await publishJob(ctx, request, { ...meta, jobId, now, expiresAt });
   } catch (error) {
-    if (reservation.reserved) await releaseReservation(ctx.sql, jobId).catch(() => {});
+    if (reservation.reserved) await releaseUnlessQueued(ctx.sql, jobId, error, () => releaseReservation(ctx.sql, jobId));
     throw error;
   }
 }

@@ -9,6 +9,7 @@ import type { JobWatch } from '../jobs/watch.ts';
 import type { SyncLane } from '../jobs/sync-lane.ts';
 import { awaitConversion, convertNow } from '../jobs/convert-now.ts';
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../jobs/idempotency.ts';
+import { releaseUnlessQueued } from '../jobs/unknown-outcome.ts';
 import { queueJob, type SubmitContext } from '../jobs/submit.ts';
 import { admitRequest } from '../jobs/admit.ts';
 import { replyQueued } from '../jobs/accepted.ts';
@@ -54,7 +55,7 @@ export async function convertRoutes(app: FastifyInstance, options: ConvertRouteO
     } catch (error) {
       // Refused before its job reached the log: the key is free for a retry that converts for real.
       if (claim && !(error instanceof ApiError && error.code === 'render_timeout')) {
-        await releaseIdempotencyKey(options.submit.sql, key.id, claim.jobId).catch(() => {});
+        await releaseUnlessQueued(options.submit.sql, claim.jobId, error, () => releaseIdempotencyKey(options.submit.sql, key.id, claim.jobId));
       }
       throw error;
     }
