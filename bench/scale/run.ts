@@ -11,8 +11,8 @@ import { promisify } from 'node:util';
 import postgres from 'postgres';
 import { connect } from '@folio/db';
 import { createKey, keySeal } from '@folio/keys';
-import { startCluster, type Cluster } from '../../infra/cluster/cluster.ts';
-import { only, PORTS } from '../../infra/cluster/topology.ts';
+import { apiUrl, isReady, pollUntil, startCluster, type Cluster } from '../../infra/cluster/cluster.ts';
+import { only } from '../../infra/cluster/topology.ts';
 import { runStamp, writeSection } from '../docs-section.ts';
 import { cpuSnapshot, cpuSpent, type CpuSnapshot } from '../process-cpu.ts';
 import { percentile } from '../stats.ts';
@@ -64,9 +64,7 @@ async function scaleTo(c: Cluster, renderers: number, apis: number): Promise<voi
     for (const h of hosts.slice(0, want)) c.startApp(h.name);
   }
   // Every API taking calls again, and the renderers' groups settled (a member that left hands its partitions on).
-  for (const h of c.running('api')) {
-    for (let i = 0; i < 240 && !(await fetch(`http://${h.address}:${PORTS.api}/readyz`).then((r) => r.ok, () => false)); i++) await sleep(500);
-  }
+  for (const h of c.running('api')) await pollUntil(isReady(apiUrl(h)), 120_000, 500);
   await sleep(8_000);
 }
 

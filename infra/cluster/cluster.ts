@@ -130,19 +130,15 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       cluster: { nodeId: brokerHosts.indexOf(h) + 1, voters: voters(hosts), size: brokerHosts.length, clusterId },
     });
     const storageHost = only(hosts, 'storage');
-    const [pg, nodes, s3] = await Promise.all([
+    const [pg, , s3] = await Promise.all([
       startPg().then((s) => (o.say(`postgres ready on ${pgHost.address} (${since()})`), s)),
-      Promise.all(brokerHosts.map(async (h) => {
-        const node = await startNode(h);
-        brokers.set(h.name, node);
-        return node;
-      })).then((n) => (o.say(`kafka: ${n.length} brokers ready (${since()})`), n)),
+      Promise.all(brokerHosts.map(async (h) => brokers.set(h.name, await startNode(h))))
+        .then(() => o.say(`kafka: ${brokers.size} brokers ready (${since()})`)),
       startS3({ port: PORTS.s3, address: storageHost.address, netns: storageHost.netns, dataDir: dir('storage'), ...localS3 })
         .then((s) => (o.say(`s3 ready on ${storageHost.address} (${since()})`), s)),
     ]);
     postgres = pg;
     services.set('s3', s3);
-    void nodes;
     const kafkaBrokers = bootstrapBrokers(hosts);
     await waitFor(() => probeKafka(kafkaBrokers, brokerHosts.length), 60_000, 'every broker in the cluster metadata');
 
@@ -202,10 +198,10 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       }
     }
     const apiHosts = byRole(hosts, 'api');
-    await Promise.all(apiHosts.map((h) => waitFor(async () => (await fetch(`http://${h.address}:${PORTS.api}/readyz`, { signal: AbortSignal.timeout(3_000) })).ok, 180_000, `${h.name} ready`)));
+    await Promise.all(apiHosts.map((h) => waitFor(isReady(apiUrl(h)), 180_000, `${h.name} ready`)));
     o.say(`apps started: ${[...apps.keys()].join(', ')} (${since()})`);
     services.set('haproxy', await startBalancer({ balancer: only(hosts, 'balancer'), apis: apiHosts, dataDir: dir('balancer') }));
-    await waitFor(async () => (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3_000) })).ok, 30_000, 'the balancer passing /readyz');
+    await waitFor(isReady(url), 30_000, 'the balancer passing /readyz');
     o.say(`balancer ready on ${url} (${since()})`);
 
     return {
@@ -254,16 +250,24 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   }
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+/** Polls `check` (a throw counts as not yet) until it is true: true then, false after `timeoutMs`. */
+export async function pollUntil(check: () => Promise<boolean>, timeoutMs: number, intervalMs = 300): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  let last = '';
   for (;;) {
-    try {
-      if (await check()) return;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (${last})` : ''}`);
-    await new Promise((r) => setTimeout(r, 300));
+    if (await check().catch(() => false)) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** `pollUntil`, throwing when the time is up. */
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  if (!(await pollUntil(check, timeoutMs))) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Where an API host serves the interface. */
+export const apiUrl = (h: Host): string => `http://${h.address}:${PORTS.api}`;
+
+/** A check that the API at `url` answers /readyz with 200. */
+export const isReady = (url: string) => async (): Promise<boolean> =>
+  (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(3_000) })).ok;

@@ -17,7 +17,7 @@ import { createKey, INCLUDED_DOCUMENTS, keySeal } from '@folio/keys';
 import { runStamp, writeSection } from '../../../bench/docs-section.ts';
 import { selfSignedCertificate } from '../../certificate.ts';
 import { spawnService, type SupervisedService } from '../../services/process.ts';
-import { startCluster, type Cluster } from '../cluster.ts';
+import { apiUrl, isReady, pollUntil, startCluster, type Cluster } from '../cluster.ts';
 import { only, PORTS } from '../topology.ts';
 import type { LoadConfig, RequestRecord } from './requests.ts';
 import type { ReceivedCallback, ReceiverConfig } from './receiver.ts';
@@ -70,17 +70,6 @@ async function busiestLeader(c: Cluster): Promise<string> {
   }
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return true;
-    await sleep(500);
-  }
-  return false;
-}
-
-const ready = (url: string) => async () => (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) })).ok;
-
 /** The faults, one after another, each with its window (from when it struck to when what it broke was back). */
 async function faults(c: Cluster): Promise<FaultWindow[]> {
   const windows: FaultWindow[] = [];
@@ -114,7 +103,7 @@ async function faults(c: Cluster): Promise<FaultWindow[]> {
   await strike('kill -9 api1', async () => {
     c.killApp('api1');
     await sleep(1_000);
-    await until(ready(`http://${api.address}:${PORTS.api}`), 120_000);
+    await pollUntil(isReady(apiUrl(api)), 120_000, 500);
   }, SETTLE_MS);
 
   await strike('Postgres restart', () => c.restartPostgres(), SETTLE_MS);
@@ -130,12 +119,13 @@ async function faults(c: Cluster): Promise<FaultWindow[]> {
 async function gather(c: Cluster, keyNames: Map<string, { name: string; key: string }>, callbacksFile: string) {
   const sql = postgres(c.env.DATABASE_URL!, { max: 2, onnotice: () => undefined });
   try {
-    const jobs: JobRow[] = (await sql<{ job_id: string; key_id: string; status: string; request_id: string | null; webhook: boolean }[]>`
-      select job_id, key_id, status, request_id, webhook_url is not null as webhook from jobs`)
+    const rows = await sql<{ job_id: string; key_id: string; status: string; request_id: string | null; webhook: boolean }[]>`
+      select job_id, key_id, status, request_id, webhook_url is not null as webhook from jobs`;
+    const jobs: JobRow[] = rows
       .map((j) => ({ jobId: j.job_id, key: keyNames.get(j.key_id)?.name ?? j.key_id, status: j.status, requestId: j.request_id, webhook: j.webhook }));
     const usage: UsageRow[] = (await sql<{ job_id: string; key_id: string }[]>`select job_id, key_id from usage`)
       .map((u) => ({ jobId: u.job_id, key: keyNames.get(u.key_id)?.name ?? u.key_id }));
-    const keyOfJob = new Map((await sql<{ job_id: string; key_id: string }[]>`select job_id, key_id from jobs`).map((j) => [j.job_id, j.key_id]));
+    const keyOfJob = new Map(rows.map((j) => [j.job_id, j.key_id]));
     const received = readFileSync(callbacksFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ReceivedCallback);
     const callbacks: CallbackRow[] = received.map((r) => {
       const jobId = r.headers['webhook-id'] ?? '';
@@ -213,7 +203,7 @@ async function main(): Promise<void> {
     address: receiverHost.address, port: PORTS.receiver, keyFile: tls.keyFile, certFile: tls.caFile, outFile: callbacksFile,
   };
   await runOnHost('receiver', receiverHost.netns, 'receiver.ts', receiverConfig);
-  await until(async () => readFileSync(path.join(stateDir, 'receiver', 'receiver.log'), 'utf8').includes('listening'), 30_000);
+  await pollUntil(async () => readFileSync(path.join(stateDir, 'receiver', 'receiver.log'), 'utf8').includes('listening'), 30_000);
 
   const recordsFile = path.join(stateDir, 'load', 'requests.jsonl');
   const loadConfig: LoadConfig = {
@@ -228,8 +218,8 @@ async function main(): Promise<void> {
 
   say('draining: waiting for every job to finish and every callback to arrive');
   const sql = postgres(c.env.DATABASE_URL!, { max: 1, onnotice: () => undefined });
-  await until(async () => (await sql`select count(*)::int as n from jobs where status not in ('succeeded', 'failed')`)[0]!.n === 0, 180_000);
-  await until(async () => {
+  await pollUntil(async () => (await sql`select count(*)::int as n from jobs where status not in ('succeeded', 'failed')`)[0]!.n === 0, 180_000);
+  await pollUntil(async () => {
     const n = (await sql<{ n: number }[]>`select count(*)::int as n from jobs where webhook_url is not null and status in ('succeeded', 'failed')`)[0]!.n;
     const received = new Set(readFileSync(callbacksFile, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as ReceivedCallback).headers['webhook-id']));
     return received.size >= n;
