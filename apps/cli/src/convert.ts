@@ -69,7 +69,7 @@ export async function convertDocument(folio: Folio, command: ConvertCommand, sig
   if (!OUTPUTS.includes(command.output)) throw new UsageError(`--output must be one of ${OUTPUTS.join(', ')}`);
   const input = kind === 'url' ? { url: command.source } : { [kind]: await readInput(command.source) };
   const accepted = await folio.convertAsync({ ...command.params, ...input, output: command.output } as ConvertAsyncParams, { signal });
-  const job = await waitShowingProgress(folio, accepted.job_id, signal);
+  const job = await waitShowingProgress(folio, accepted.job_id, signal, accepted);
   if (job.status === 'failed') return undefined;
 
   const out = command.out ?? defaultOutFile(command.source, kind, command.output);

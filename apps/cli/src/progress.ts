@@ -9,8 +9,8 @@ export function jobProgressLine(job: Pick<Job, 'job_id' | 'status'>, elapsedMs: 
 }
 
 export interface Progress {
-  /** What the latest poll found. */
-  update(job: Job): void;
+  /** What is known of the job now: the acceptance's answer, then each poll. */
+  update(job: Pick<Job, 'job_id' | 'status'>): void;
   /** Ends the display (the line stays). */
   done(): void;
 }
@@ -21,7 +21,7 @@ export interface Progress {
  */
 export function showProgress(stream: NodeJS.WriteStream = process.stderr, now: () => number = Date.now): Progress {
   const started = now();
-  let latest: Job | undefined;
+  let latest: Pick<Job, 'job_id' | 'status'> | undefined;
   let lastStatus: string | undefined;
   let frame = 0;
   if (!stream.isTTY) {
