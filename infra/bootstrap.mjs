@@ -439,27 +439,54 @@ function ensureDompurifyVectors() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// schemathesis, for tests/openapi-fuzz.e2e.test.ts
+// Python tools of the suite: schemathesis (tests/openapi-fuzz.e2e.test.ts) and Prometheus' Python client, whose
+// exposition parser reads the apps' metrics (tests/metrics.e2e.test.ts)
 
 /**
- * The OpenAPI fuzzer the suite runs against a test stack: schemathesis from PyPI, pinned, in a virtual environment of
- * its own under the cache (<cache>/schemathesis-<version>), made once by installOnce. The test runs it as
- * `<venv>/bin/python -m schemathesis.cli` (a venv's python finds its packages wherever the folder is; its scripts'
- * shebangs would still name the temporary folder).
- * The version must match tests/openapi-fuzz.e2e.test.ts's.
+ * A tool from PyPI, pinned, in a virtual environment of its own under the cache (<cache>/<name>-<version>), made once
+ * by installOnce. Tests run it as `<venv>/bin/python -m <module>` (a venv's python finds its packages wherever the
+ * folder is; its scripts' shebangs would still name the temporary folder).
  */
-const SCHEMATHESIS_VERSION = '4.32.5';
-
-function ensureSchemathesis() {
+function ensurePythonTool(name, version, why) {
   const python = onPath('python3');
-  if (!python) fail('`python3` is not on PATH (needed for the OpenAPI fuzz test): `apt-get install -y python3 python3-venv`');
-  installOnce(path.join(cache, `schemathesis-${SCHEMATHESIS_VERSION}`), SCHEMATHESIS_VERSION, `schemathesis ${SCHEMATHESIS_VERSION} from PyPI`, (tmp) => {
+  if (!python) fail(`\`python3\` is not on PATH (needed for ${why}): \`apt-get install -y python3 python3-venv\``);
+  installOnce(path.join(cache, `${name}-${version}`), version, `${name} ${version} from PyPI`, (tmp) => {
     try {
       run(python, ['-m', 'venv', tmp]);
     } catch (err) {
       throw new Error(`${err.message} (python3 -m venv may need \`apt-get install -y python3-venv\`)`);
     }
-    run(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
+    run(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', `${name}==${version}`]);
+  });
+}
+
+/** The versions must match tests/openapi-fuzz.e2e.test.ts's and tests/support/metrics.ts's. */
+const SCHEMATHESIS_VERSION = '4.32.5';
+const PROMETHEUS_CLIENT_VERSION = '0.23.1';
+
+// ---------------------------------------------------------------------------------------------------------------
+// promlint, for `promtool check metrics` on the apps' metrics (tests/metrics.e2e.test.ts)
+
+/**
+ * What `promtool check metrics` runs (client_golang's promlint), built once from the Go module proxy with the Go on
+ * PATH (infra/promlint: its go.mod and go.sum pin it) into <cache>/promlint-<hash of its sources>/promlint. All of
+ * promtool took 19 minutes and 1.8 GB of modules to build here; this takes about half a minute. Without Go the
+ * bootstrap says so and the metrics test fails, naming what is missing.
+ */
+function ensurePromlint() {
+  const go = onPath('go');
+  if (!go) {
+    say('`go` is not on PATH: promlint is not built (the metrics test needs it; install Go from Debian: apt-get install golang)');
+    return;
+  }
+  const source = path.join(root, 'infra', 'promlint');
+  const stamp = sha256(['go.mod', 'go.sum', 'main.go'].map((f) => fs.readFileSync(path.join(source, f), 'utf8')).join('\n')).slice(0, 16);
+  installOnce(path.join(cache, `promlint-${stamp}`), stamp, 'promlint (what promtool check metrics runs) built from the Go module proxy', (tmp) => {
+    run(go, ['build', '-o', path.join(tmp, 'promlint'), '.'], {
+      cwd: source,
+      // Modules and build cache under Folio's cache, writable so that removing the cache needs no chmod.
+      env: { ...process.env, GOFLAGS: '-modcacherw', CGO_ENABLED: '0', GOPATH: path.join(cache, 'go'), GOCACHE: path.join(cache, 'go-build') },
+    });
   });
 }
 
@@ -483,7 +510,11 @@ if (local.length) requireJava();
 for (const svc of local) ensureService(svc);
 installChromium();
 ensureDompurifyVectors();
-if (forTests) ensureSchemathesis();
+if (forTests) {
+  ensurePythonTool('schemathesis', SCHEMATHESIS_VERSION, 'the OpenAPI fuzz test');
+  ensurePythonTool('prometheus-client', PROMETHEUS_CLIENT_VERSION, "the metrics test's exposition parser");
+  ensurePromlint();
+}
 if (forCluster) installClusterTools();
 say(`ok (${Date.now() - t0} ms, Node ${node.version})`);
 if (args.length) runCommand(node.bin, args);

@@ -48,6 +48,11 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Apps to leave out at start (a test may start them itself). */
   without?: AppName[];
+  /**
+   * Ports for the metrics of the apps that serve them on a port of their own. Without one they serve none (the
+   * suite's stacks run side by side, and each app's default port can be had once); the API's are on its own port.
+   */
+  metricsPorts?: Partial<Record<Exclude<AppName, 'api'>, number>>;
 }
 
 /**
@@ -84,6 +89,7 @@ export class Stack {
     readonly database: Database,
     /** False for a shared stack: its apps belong to the global setup, which stops them. */
     private readonly owned = true,
+    private readonly metricsPorts: StackOptions['metricsPorts'] = {},
   ) {}
 
   /** One of the stacks the global setup started for files that can share (SHARED_STACKS). */
@@ -121,7 +127,7 @@ export class Stack {
       ...options.env,
     };
     await migrateDatabase(databaseUrl);
-    const stack = new Stack(namespace, env, url, connect(databaseUrl, { max: 4 }));
+    const stack = new Stack(namespace, env, url, connect(databaseUrl, { max: 4 }), true, options.metricsPorts);
     const without = new Set(options.without ?? []);
     if (!without.has('projector')) stack.spawn('projector');
     if (!without.has('renderer')) for (let i = 0; i < (options.renderers ?? 1); i++) stack.spawn('renderer');
@@ -148,9 +154,10 @@ export class Stack {
     mkdirSync(logDir, { recursive: true });
     const logFile = resolve(logDir, `${name}-${this.apps.length}.log`);
     const log = createWriteStream(logFile);
+    const metricsPort = name === 'api' ? {} : { FOLIO_METRICS_PORT: String(this.metricsPorts?.[name] ?? 'off') };
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, `apps/${name}/src/main.ts`)], {
       cwd: ROOT,
-      env: { ...inherited(), ...this.env, ...env },
+      env: { ...inherited(), ...metricsPort, ...this.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     spawned.add(child);

@@ -13,7 +13,9 @@ import { corsPlugin } from './plugins/cors.ts';
 import { undeclaredMethods } from './plugins/methods.ts';
 import { interfaceDocs } from './openapi/document.ts';
 import { ajvPlugin } from './openapi/documented.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { tracingPlugin } from './plugins/tracing.ts';
 import type { RateLimiter } from './rate-limits/limiter.ts';
 import { convertRoutes, type ConvertRouteOptions } from './routes/convert.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -36,6 +38,8 @@ export interface AppOptions extends ConvertRouteOptions {
   rateLimitScale: number;
   /** FOLIO_CORS_ORIGINS: web origins whose pages may call the API from a browser (none by default). */
   corsOrigins?: string[];
+  /** GET /metrics on the public port (FOLIO_METRICS_PORT unset); otherwise they are on a port of their own, or off. */
+  metricsOnPublicPort?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -71,6 +75,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Before any other hook and any route: a declared path asked with an undeclared method is 405 with Allow.
   undeclaredMethods(app);
+  await metricsPlugin(app, { serveOnPublicPort: options.metricsOnPublicPort ?? true });
+  // Before any route is declared: it wraps each handler in its request's span.
+  await tracingPlugin(app);
 
   // Forms are decoded as they stream (body-limits.ts), so only their decoded bytes are ever held.
   app.addContentTypeParser('application/x-www-form-urlencoded', formBodyParser);

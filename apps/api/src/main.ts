@@ -49,6 +49,7 @@ await runService('api', async ({ config, logger }) => {
     limiter,
     rateLimitScale: config.rateLimitScale,
     corsOrigins: config.corsOrigins,
+    metricsOnPublicPort: config.metricsPort === null,
     localFiles: store instanceof LocalDiskStore ? store : null,
     checks: {
       postgres: async () => void (await database.sql`select 1`),

@@ -1,3 +1,5 @@
+import { callbackMetrics } from '@folio/metrics';
+import { context, contextOf, endSpan, SpanKind, startSpan, trace, traceHeaders, tracing } from '@folio/tracing';
 import type { Agent } from 'undici';
 import type { Database } from '@folio/db';
 import { webhookDeliveryAttempted, type DeliveryOutcome } from '@folio/events';
@@ -41,6 +43,23 @@ export interface DeliveryContext {
  * as not sent, with why, and ends there: it never holds up the others.
  */
 export async function deliverCallback(ctx: DeliveryContext, callback: ScheduledCallback, waiting: RetryContext): Promise<void> {
+  if (!tracing()) return attemptDelivery(ctx, callback, waiting);
+  // The attempt continues the job's trace; the receiver gets it as `traceparent` and can continue it too.
+  const { span, context: within } = startSpan('deliver callback', {
+    parent: contextOf(callback.trace ?? undefined),
+    kind: SpanKind.CLIENT,
+    attributes: { 'folio.job_id': callback.job_id, 'folio.attempt': callback.attempts_made + 1, 'server.address': callback.host },
+  });
+  try {
+    await context.with(within, () => attemptDelivery(ctx, callback, waiting));
+    endSpan(span);
+  } catch (error) {
+    endSpan(span, error);
+    throw error;
+  }
+}
+
+async function attemptDelivery(ctx: DeliveryContext, callback: ScheduledCallback, waiting: RetryContext): Promise<void> {
   const attempt = callback.attempts_made + 1;
   const log = ctx.logger.child({ job_id: callback.job_id, attempt });
 
@@ -57,7 +76,7 @@ export async function deliverCallback(ctx: DeliveryContext, callback: ScheduledC
   const result = await postCallback(ctx.agent, ctx.policy, {
     url: callback.url,
     body,
-    headers: { ...signCallback(signer.key, callback.job_id, body, now.getTime() / 1000) },
+    headers: { ...signCallback(signer.key, callback.job_id, body, now.getTime() / 1000), ...traceHeaders() },
     timeoutMs: ctx.timeoutMs,
   });
   // A redelivery the key's owner asked for is one POST: its outcome is final either way.
@@ -95,6 +114,8 @@ async function record(
   });
   await retryTransient(() => ctx.publisher.publish(event), waiting);
   await retryTransient(() => recordAttempt(ctx.database.sql, callback.job_id, attempt, outcome, nextAttemptAt), waiting);
+  callbackMetrics().attempts.observe({ outcome }, result.durationMs / 1000);
+  trace.getActiveSpan()?.setAttributes({ 'folio.delivery_outcome': outcome, ...(result.statusCode !== null ? { 'http.response.status_code': result.statusCode } : {}) });
   const fields = { status_code: result.statusCode, error: result.error, duration_ms: result.durationMs, outcome, next_attempt_at: nextAttemptAt };
   if (outcome === 'delivered') log.info(fields, 'callback delivered');
   else log.warn(fields, outcome === 'retrying' ? 'callback not delivered: it will be retried' : 'callback not delivered: no more attempts');

@@ -52,8 +52,10 @@ export async function startLane(options: {
     // batch is started before the last one's tail is done. The slots bound what converts at once.
     inFlight: 2 * BATCH_JOBS,
     handle: async ({ events }, waiting) => {
-      const jobs = events.map((e) => e.event).filter((e): e is JobQueued => e.type === 'JobQueued');
-      if (jobs.length > 0) await renderBatch(render, jobs, lane, slots, waiting);
+      const queued = events.filter((e): e is typeof e & { event: JobQueued } => e.event.type === 'JobQueued');
+      // Each job's trace (the request that queued it) goes on in its run.
+      const traces = new Map(queued.flatMap((e) => (e.trace ? [[e.event.job_id, e.trace] as const] : [])));
+      if (queued.length > 0) await renderBatch(render, queued.map((e) => e.event), lane, slots, waiting, traces);
     },
     unapplicable: parkingFor({ sql: options.sql, publisher: options.publisher, logger, worker: render.worker }, options.consumerName),
   });

@@ -3,6 +3,7 @@ import { retryTransient, type RetryContext } from '@folio/event-log';
 import { startAttempts, type AttemptStart } from './attempts.ts';
 import { renderJob, runAttempts, type RenderContext, type Run } from './render-job.ts';
 import type { RenderSlots } from './slots.ts';
+import type { TraceHeaders } from '@folio/tracing';
 
 /**
  * Quick jobs a chunk holds at most: a worker converts them one after another and answers them together, so the
@@ -16,9 +17,17 @@ export const CHUNK_JOBS = 8;
  * the log: the caller commits the batch's offsets after that. The batch's starts are recorded in one statement;
  * quick jobs go to the workers in chunks (`chunksOf`) and a chunk's outcomes to the log together; a job whose earlier
  * run never finished runs alone (`renderJob`), as does one that must run again. Each chunk holds a render slot, so
- * the renderer's concurrency and the sync lane's priority hold as they do for single jobs.
+ * the renderer's concurrency and the sync lane's priority hold as they do for single jobs. `traces`: each job's trace
+ * context, from its event's headers.
  */
-export async function renderBatch(ctx: RenderContext, jobs: JobQueued[], lane: Lane, slots: RenderSlots, waiting: RetryContext): Promise<void> {
+export async function renderBatch(
+  ctx: RenderContext,
+  jobs: JobQueued[],
+  lane: Lane,
+  slots: RenderSlots,
+  waiting: RetryContext,
+  traces: ReadonlyMap<string, TraceHeaders> = new Map(),
+): Promise<void> {
   const isLate = (job: JobQueued) => job.lane === 'sync' && Date.now() - Date.parse(job.occurred_at) > ctx.syncTimeoutMs;
   // The caller of a sync job older than the ceiling has been answered render_timeout already: converting it now would
   // only be thrown away. Looked at again when a slot comes free: a backlog of sync jobs grows late while it waits.
@@ -36,7 +45,7 @@ export async function renderBatch(ctx: RenderContext, jobs: JobQueued[], lane: L
     const start = starts.get(job.job_id)!;
     if (start.settled) ctx.logger.info({ job_id: job.job_id, attempt: start.attempt }, 'job is final already: not converted again');
     else if (start.isolate) alone.push({ job, start });
-    else runs.push({ job, attempt: start.attempt, counted: start.counted });
+    else runs.push({ job, attempt: start.attempt, counted: start.counted, trace: traces.get(job.job_id) });
   }
 
   await Promise.all([
@@ -49,7 +58,7 @@ export async function renderBatch(ctx: RenderContext, jobs: JobQueued[], lane: L
         if (chunk.length === 0) return;
         const done = await runAttempts(ctx, chunk, waiting, here);
         // A run that failed unexpectedly runs again, alone, counted afresh (`renderJob`).
-        for (const [i, run] of chunk.entries()) if (!done[i]) await renderJob(ctx, run.job, waiting, slot);
+        for (const [i, run] of chunk.entries()) if (!done[i]) await renderJob(ctx, run.job, waiting, slot, undefined, run.trace);
       } finally {
         slot.release();
       }
@@ -57,7 +66,7 @@ export async function renderBatch(ctx: RenderContext, jobs: JobQueued[], lane: L
     ...alone.map(async ({ job, start }) => {
       const slot = await slots.acquire(lane);
       try {
-        await renderJob(ctx, job, waiting, slot, start);
+        await renderJob(ctx, job, waiting, slot, start, traces.get(job.job_id));
       } finally {
         slot.release();
       }

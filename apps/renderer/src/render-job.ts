@@ -1,4 +1,5 @@
-import { print, type ConversionPool, type ConversionRequest, type Prepared } from '@folio/conversion';
+import { conversionMetrics } from '@folio/metrics';
+import { epochMs, print, type ConversionPool, type ConversionRequest, type Prepared } from '@folio/conversion';
 import type { PdfRenderer } from '@folio/pdf';
 import type { Sql } from '@folio/db';
 import { jobFailed, jobProcessing, jobSucceeded, type JobEvent, type JobQueued, type JobResult, type JobSucceeded, type Lane } from '@folio/events';
@@ -8,6 +9,7 @@ import type { Logger } from '@folio/logging';
 import { claimCheck, redeem, type BlobStore } from '@folio/storage';
 import { countIsolatedRun, startAttempt, uncountRun, type AttemptStart } from './attempts.ts';
 import { outcomeOf } from './outcome.ts';
+import { context, contextOf, endSpan, inSpan, recordSpan, SpanKind, startSpan, tracing, type Context, type Span, type TraceHeaders } from '@folio/tracing';
 import type { Slot } from './slots.ts';
 
 export interface RenderContext {
@@ -43,6 +45,8 @@ export interface Run {
   job: JobQueued;
   attempt: number;
   counted: number;
+  /** The job's trace context, from its JobQueued's headers (none when tracing is off). */
+  trace?: TraceHeaders;
 }
 
 /**
@@ -54,7 +58,7 @@ export interface Run {
  * through the renderer fleet. While the broker or Postgres is away, it waits (`waiting`) instead of failing the job.
  * `started` is the job's start when the caller recorded it already (a batch records its jobs' starts together).
  */
-export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: RetryContext, slot: Slot, started?: AttemptStart): Promise<void> {
+export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: RetryContext, slot: Slot, started?: AttemptStart, trace?: TraceHeaders): Promise<void> {
   const log = ctx.logger.child({ job_id: job.job_id, request_id: job.request_id });
   const record = (...events: JobEvent[]) => retryTransient(() => ctx.publisher.publish(...events), waiting);
 
@@ -82,7 +86,7 @@ export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: Ret
         return;
       }
     }
-    const [done] = await runAttempts(ctx, [{ job, attempt, counted }], waiting);
+    const [done] = await runAttempts(ctx, [{ job, attempt, counted, trace }], waiting);
     if (done) return;
     await new Promise((r) => setTimeout(r, 100 * 2 ** counted));
   }
@@ -98,6 +102,8 @@ export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: Ret
 export async function runAttempts(ctx: RenderContext, runs: Run[], waiting: RetryContext, here = false): Promise<boolean[]> {
   const record = (...events: JobEvent[]) => retryTransient(() => ctx.publisher.publish(...events), waiting);
   const processing = runs.map((r) => jobProcessing(r.job.job_id, r.attempt, ctx.worker));
+  // A span a run, under the request that queued its job; what the run writes to the log carries it on.
+  const spans = runs.map((r) => runSpan(r));
   const announced: Array<Promise<void> | null> = runs.map(() => null);
   const announce = (i: number) => (announced[i] ??= record(processing[i]!));
   try {
@@ -106,7 +112,7 @@ export async function runAttempts(ctx: RenderContext, runs: Run[], waiting: Retr
     const timer = setTimeout(() => runs.forEach((_, i) => void announce(i).catch(() => {})), announceAfterMs(runs[0]!.job.lane, ctx.syncTimeoutMs));
     let outcomes: Array<{ result: JobResult | null; error: unknown | null; ms: number }>;
     try {
-      outcomes = await convertAll(ctx, runs.map((r) => r.job), here);
+      outcomes = await convertAll(ctx, runs.map((r) => r.job), here, spans.map((s) => s?.context));
     } finally {
       clearTimeout(timer);
     }
@@ -114,13 +120,28 @@ export async function runAttempts(ctx: RenderContext, runs: Run[], waiting: Retr
       runs.map(async (run, i) => {
         // The attempt's JobProcessing, if not written yet, goes first in the same request as what follows it.
         const pending = announced[i] ? (await announced[i], []) : [processing[i]!];
-        return recordOutcome(ctx, run, outcomes[i]!, pending, record);
+        const span = spans[i];
+        if (!span) return recordOutcome(ctx, run, outcomes[i]!, pending, record);
+        const done = await context.with(span.context, () => recordOutcome(ctx, run, outcomes[i]!, pending, record));
+        endSpan(span.span, outcomes[i]!.error ?? undefined);
+        return done;
       }),
     );
   } catch (error) {
+    for (const span of spans) if (span) endSpan(span.span, error);
     if (error instanceof ConsumerStoppedError) await Promise.all(runs.map((r) => uncountRun(ctx.sql, r.job.job_id).catch(() => {})));
     throw error;
   }
+}
+
+/** The span of one run, when this process exports traces. */
+function runSpan(run: Run): { span: Span; context: Context } | null {
+  if (!tracing()) return null;
+  return startSpan(`render ${run.job.output}`, {
+    parent: contextOf(run.trace),
+    kind: SpanKind.CONSUMER,
+    attributes: { 'folio.job_id': run.job.job_id, 'folio.input': run.job.input.kind, 'folio.output': run.job.output, 'folio.lane': run.job.lane, 'folio.attempt': run.attempt },
+  });
 }
 
 /** Writes what a run came to; true when that is its job's end. */
@@ -133,6 +154,7 @@ async function recordOutcome(
 ): Promise<boolean> {
   const log = ctx.logger.child({ job_id: job.job_id, request_id: job.request_id });
   const outcome = outcomeOf(result ? null : error, counted, ctx.attempts);
+  conversionMetrics().duration.observe({ input: job.input.kind, output: job.output, outcome: outcome.kind }, ms / 1000);
   switch (outcome.kind) {
     case 'succeeded':
       await recordSuccess(ctx, record, pending, jobSucceeded(job.job_id, attempt, ctx.worker, result!, ms), log);
@@ -181,7 +203,12 @@ async function recordSuccess(
  * Converts the jobs of a chunk: their inputs redeemed, prepared by one worker in one message, pdfs printed in the
  * warm browser, files and large results stored. Each job's result or error, with how long its conversion took.
  */
-async function convertAll(ctx: RenderContext, jobs: JobQueued[], here: boolean): Promise<Array<{ result: JobResult | null; error: unknown | null; ms: number }>> {
+async function convertAll(
+  ctx: RenderContext,
+  jobs: JobQueued[],
+  here: boolean,
+  traces: Array<Context | undefined> = [],
+): Promise<Array<{ result: JobResult | null; error: unknown | null; ms: number }>> {
   const settled = <T>(work: Promise<T>) => work.then((value) => ({ value, error: null }), (error: unknown) => ({ value: null, error }));
   const inputs = await Promise.all(jobs.map((job) => settled(redeemInput(ctx, job))));
   // A slow conversion, as a test injects it (never set in production): its time is the conversion's.
@@ -191,7 +218,7 @@ async function convertAll(ctx: RenderContext, jobs: JobQueued[], here: boolean):
   const preparing = here && runnable.length === 1 ? ctx.engine.pool.prepareHere(runnable[0]!.request).then((one) => [one]) : ctx.engine.pool.prepareAll(runnable.map((r) => r.request));
   const prepared = await preparing.then(
     (replies) => replies,
-    (error: unknown) => runnable.map((): Prepared => ({ ok: false, error, ms: 0 })),
+    (error: unknown) => runnable.map((): Prepared => ({ ok: false, error, ms: 0, timeline: { start: epochMs(), fetched: null, end: epochMs() } })),
   );
   const byJob = new Map(runnable.map((r, n) => [r.i, prepared[n]!]));
   return Promise.all(
@@ -199,13 +226,25 @@ async function convertAll(ctx: RenderContext, jobs: JobQueued[], here: boolean):
       const input = inputs[i]!;
       const reply = byJob.get(i);
       if (input.error !== null) return { result: null, error: input.error, ms: 0 };
+      const trace = traces[i];
+      if (trace) recordPreparing(trace, job, reply!);
       if (!reply!.ok) return { result: null, error: reply!.error, ms: delayMs + reply!.ms };
       // Its time in the worker, and then its own printing and storing (not its chunk's other jobs').
       const finishing = performance.now();
-      const outcome = await settled(finish(ctx, job, reply!.result));
+      const outcome = await settled(trace ? context.with(trace, () => finish(ctx, job, reply!.result)) : finish(ctx, job, reply!.result));
       return { result: outcome.value, error: outcome.error, ms: delayMs + reply!.ms + performance.now() - finishing };
     }),
   );
+}
+
+/**
+ * The worker's part of a run as child spans, from the times it reported (the worker has no tracer of its own): the
+ * page's fetch, for an address, and the conversion (extracting, sanitising, writing the output).
+ */
+function recordPreparing(trace: Context, job: JobQueued, reply: Prepared): void {
+  const { start, fetched, end } = reply.timeline;
+  if (fetched !== null) recordSpan('fetch page', trace, start, fetched, { 'folio.job_id': job.job_id });
+  recordSpan(job.input.kind === 'url' ? 'extract' : 'convert', trace, fetched ?? start, end, { 'folio.job_id': job.job_id, 'folio.output': job.output });
 }
 
 /** A job's input as the engine takes it; the faults a test injects (never set in production) apply here. */
@@ -218,11 +257,11 @@ async function redeemInput(ctx: RenderContext, job: JobQueued): Promise<Conversi
 
 /** What a prepared conversion becomes: printed if it is a pdf, stored if it is a file or too large to ride in an event. */
 async function finish(ctx: RenderContext, job: JobQueued, prepared: Extract<Prepared, { ok: true }>['result']): Promise<JobResult> {
-  const conversion = prepared.kind === 'print' ? await print(prepared, ctx.engine.pdf) : prepared;
+  const conversion = prepared.kind === 'print' ? await inSpan('print', { 'folio.job_id': job.job_id }, () => print(prepared, ctx.engine.pdf)) : prepared;
   const result: JobResult = { output: conversion.output, content: null, content_ref: null, file: null, document: conversion.document };
   if (conversion.kind === 'file') {
     // Stored under a key made from the job id: a retried or redelivered job overwrites its own file, nothing else.
-    const stored = await ctx.store.put(`files/${job.job_id}.${conversion.output}`, conversion.bytes, conversion.contentType);
+    const stored = await inSpan('store file', { 'folio.job_id': job.job_id }, () => ctx.store.put(`files/${job.job_id}.${conversion.output}`, conversion.bytes, conversion.contentType));
     result.file = { key: stored.key, size_bytes: stored.size, content_type: stored.content_type, stored_at: new Date().toISOString() };
   } else {
     const carried = await claimCheck(ctx.store, `results/${job.job_id}/content`, conversion.content, contentTypeOf(conversion.output), ctx.claimCheckBytes);

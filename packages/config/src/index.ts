@@ -7,6 +7,13 @@ import { resolve } from 'node:path';
 export interface Config {
   port: number;
   host: string;
+  /**
+   * FOLIO_METRICS_PORT: where this process serves `GET /metrics`. A port of its own; `off`: nowhere; unset: the app's
+   * default (the API on its public port, every other app on its own default port).
+   */
+  metricsPort: number | 'off' | null;
+  /** FOLIO_METRICS_HOST: the address a metrics port of its own listens on (FOLIO_HOST by default). */
+  metricsHost: string;
   publicUrl: string;
   stateDir: string;
   logLevel: string;
@@ -107,6 +114,8 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     port,
     host,
+    metricsPort: read.optional('FOLIO_METRICS_PORT')?.toLowerCase() === 'off' ? 'off' : read.optionalInteger('FOLIO_METRICS_PORT', { min: 0, max: 65535 }),
+    metricsHost: read.string('FOLIO_METRICS_HOST', host),
     publicUrl: read.url('FOLIO_PUBLIC_URL', `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
     stateDir,
     logLevel: read.string('FOLIO_LOG_LEVEL', 'info'),

@@ -47,6 +47,13 @@ describe('configuration', () => {
     }
   });
 
+  it('serves metrics where FOLIO_METRICS_PORT says: a port, off, or (unset) the app\'s default; on FOLIO_HOST unless told', () => {
+    expect(loadConfig({})).toMatchObject({ metricsPort: null, metricsHost: '127.0.0.1' });
+    expect(loadConfig({ FOLIO_METRICS_PORT: '9100', FOLIO_HOST: '0.0.0.0' })).toMatchObject({ metricsPort: 9100, metricsHost: '0.0.0.0' });
+    expect(loadConfig({ FOLIO_METRICS_PORT: 'OFF', FOLIO_METRICS_HOST: '::1' })).toMatchObject({ metricsPort: 'off', metricsHost: '::1' });
+    for (const bad of ['ninety', '70000', '-1']) expect(() => loadConfig({ FOLIO_METRICS_PORT: bad })).toThrow(/FOLIO_METRICS_PORT/);
+  });
+
   it('takes browser origins for CORS as origins only: none by default, * for any', () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);
     expect(loadConfig({ FOLIO_CORS_ORIGINS: 'https://app.example.com, http://127.0.0.1:5173/' }).corsOrigins).toEqual(['https://app.example.com', 'http://127.0.0.1:5173']);

@@ -32,7 +32,7 @@ export interface Article extends ExtractedArticle {
 export async function articleFrom(
   input: { kind: InputKind; text: string },
   options: ConversionOptions,
-  fetcher: PageFetcher | undefined,
+  fetcher: Pick<PageFetcher, 'fetch'> | undefined,
 ): Promise<Article> {
   if (input.kind === 'url') {
     if (isHomepage(input.text)) {

@@ -23,7 +23,7 @@ export type Printable = { kind: 'print'; output: 'pdf'; html: string; pageSize: 
 
 /** What the engine needs from outside: the network (through the private-network rule) and a browser for pdf. */
 export interface EngineDeps {
-  fetcher?: PageFetcher;
+  fetcher?: Pick<PageFetcher, 'fetch' | 'fetchImage'>;
   pdf?: PdfRenderer;
 }
 

@@ -17,12 +17,28 @@ export interface PoolOptions {
 const YOUNG_GENERATION_MB = 64;
 
 /** What a worker sends back for one request of a chunk, with how long the worker spent on it. */
-export type WorkerReply = ({ ok: true; result: Conversion | Printable } | { ok: false; error: { name: string; code?: string; message: string; retryable?: boolean } }) & { ms: number };
+/**
+ * When a conversion ran, in milliseconds since the epoch (`performance.timeOrigin + performance.now()`, the same clock in
+ * every thread): its start, the end of its page's fetch (null without one) and its end. Traces make spans of it.
+ */
+export interface Timeline {
+  start: number;
+  fetched: number | null;
+  end: number;
+}
+
+export type WorkerReply = ({ ok: true; result: Conversion | Printable } | { ok: false; error: { name: string; code?: string; message: string; retryable?: boolean } }) & {
+  ms: number;
+  timeline: Timeline;
+};
 /** A worker's message: the replies to a chunk, in its order. */
 export type ChunkReply = { id: number; replies: WorkerReply[] };
 
 /** How one request of a chunk ended, and how long its worker spent on it (0 when it never reached one). */
-export type Prepared = ({ ok: true; result: Conversion | Printable } | { ok: false; error: unknown }) & { ms: number };
+export type Prepared = ({ ok: true; result: Conversion | Printable } | { ok: false; error: unknown }) & { ms: number; timeline: Timeline };
+
+/** Now on the clock a Timeline uses. */
+export const epochMs = (): number => performance.timeOrigin + performance.now();
 
 interface Slot {
   worker: Worker;
@@ -90,10 +106,12 @@ export class ConversionPool {
    */
   async prepareHere(request: ConversionRequest): Promise<Prepared> {
     const started = performance.now();
+    const start = epochMs();
     try {
-      return { ok: true, result: await prepare(request), ms: performance.now() - started };
+      const result = await prepare(request);
+      return { ok: true, result, ms: performance.now() - started, timeline: { start, fetched: null, end: epochMs() } };
     } catch (error) {
-      return { ok: false, error, ms: performance.now() - started };
+      return { ok: false, error, ms: performance.now() - started, timeline: { start, fetched: null, end: epochMs() } };
     }
   }
 
@@ -163,12 +181,13 @@ function outcomeOf(reply: WorkerReply): Prepared {
   if (reply.ok) {
     const result = reply.result;
     if (result.kind === 'file') result.bytes = Buffer.from(result.bytes);
-    return { ok: true, result, ms: reply.ms };
+    return { ok: true, result, ms: reply.ms, timeline: reply.timeline };
   }
   const { error } = reply;
   return {
     ok: false,
     ms: reply.ms,
+    timeline: reply.timeline,
     error: error.name === 'ConversionError' ? new ConversionError(error.code as ConversionErrorCode, error.message, error.retryable) : new Error(error.message),
   };
 }

@@ -1,6 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { beforeScrape, poolMetrics } from '@folio/metrics';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema.ts';
 
@@ -29,13 +30,36 @@ export function connect(url: string, options: { max?: number; searchPath?: strin
   };
   const sql = postgres(url, { ...settings, max: options.max ?? 10 });
   const orm = postgres(url, { ...settings, max: Math.max(1, Math.ceil((options.max ?? 10) / 4)) });
+  const stopMetrics = beforeScrape(() => {
+    reportPool('sql', sql);
+    reportPool('orm', orm);
+  });
   return {
     sql,
     db: drizzle(orm, { schema }),
     close: async () => {
+      stopMetrics();
       await Promise.all([sql.end({ timeout: 5 }), orm.end({ timeout: 5 })]);
     },
   };
+}
+
+/** What patches/postgres+3.4.9.patch adds: the pool's queues, counted. */
+interface PoolState {
+  max: number;
+  busy: number;
+  reserved: number;
+  idle: number;
+  connecting: number;
+  waiting: number;
+}
+
+function reportPool(name: string, pool: postgres.Sql): void {
+  const state = (pool as unknown as { pool: PoolState }).pool;
+  const metrics = poolMetrics();
+  for (const kind of ['busy', 'reserved', 'idle', 'connecting'] as const) metrics.connections.set({ pool: name, state: kind }, state[kind]);
+  metrics.waiting.set({ pool: name }, state.waiting);
+  metrics.size.set({ pool: name }, state.max);
 }
 
 const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));

@@ -142,6 +142,11 @@ export const deliverySchedule = pgTable(
     redeliveryEventId: uuid('redelivery_event_id'),
     /** `pending` while attempts are owed; then `delivered`, `gave_up` or `not_sent`. */
     state: text('state').notNull(),
+    /**
+     * The W3C trace context of the projector's step that owed it (`traceparent`, `tracestate`), when traces are
+     * exported: the delivery's span continues the job's trace, and the callback carries it on to the receiver.
+     */
+    trace: jsonb('trace'),
     nextAttemptAt: tz('next_attempt_at').notNull(),
     finishedAt: tz('finished_at'),
     expiresAt: tz('expires_at').notNull(),

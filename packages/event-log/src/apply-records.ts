@@ -8,6 +8,8 @@ export interface LoggedRecord {
   offset: number;
   key: string | null;
   value: Buffer | null;
+  /** The W3C trace context its writer put in its headers (none when tracing is off). */
+  trace?: Record<string, string>;
 }
 
 /** One event with where it sits in the log. */
@@ -16,6 +18,8 @@ export interface LoggedEvent {
   partition: number;
   offset: number;
   event: JobEvent;
+  /** The W3C trace context of the step that wrote it, from the record's headers (none when tracing is off). */
+  trace?: Record<string, string>;
 }
 
 /** How far a batch reaches in one partition: everything before `next_offset` is in it. */
@@ -72,7 +76,7 @@ export async function applyRecords(records: LoggedRecord[], ctx: RecordsContext)
     if (!record.value) continue;
     const value = record.value;
     const decoded = await settle(() => ctx.decode(value), { ...waiting, tries: ctx.tries });
-    if (decoded.ok) events.push({ topic: record.topic, partition: record.partition, offset: record.offset, event: decoded.value });
+    if (decoded.ok) events.push({ topic: record.topic, partition: record.partition, offset: record.offset, event: decoded.value, ...(record.trace ? { trace: record.trace } : {}) });
     else await ctx.unapplicable({ ...record, event: null, error: decoded.error, tries: decoded.tries }, waiting);
   }
   try {

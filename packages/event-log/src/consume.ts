@@ -123,7 +123,9 @@ export async function consumeEvents(options: ConsumeOptions): Promise<RunningCon
       const offset = Number(message.offset);
       if (!options.startAt && !owns(message.topic, message.partition)) continue;
       if (offset < nextToTake(`${message.topic}/${message.partition}`)) continue;
-      records.push({ topic: message.topic, partition: message.partition, offset, key: message.key?.length ? message.key.toString('utf8') : null, value: message.value ?? null });
+      const record: LoggedRecord = { topic: message.topic, partition: message.partition, offset, key: message.key?.length ? message.key.toString('utf8') : null, value: message.value ?? null };
+      if (message.headers?.size) record.trace = traceOf(message.headers);
+      records.push(record);
     }
     return records;
   }
@@ -326,4 +328,14 @@ class Committer {
     this.inFlight = null;
     this.schedule();
   }
+}
+
+/** The W3C trace context among a record's headers (Folio writes no others), as text. */
+function traceOf(headers: Map<Buffer, Buffer>): Record<string, string> | undefined {
+  const trace: Record<string, string> = {};
+  for (const [key, value] of headers) {
+    const name = key.toString('latin1');
+    if (name === 'traceparent' || name === 'tracestate') trace[name] = value.toString('latin1');
+  }
+  return Object.keys(trace).length > 0 ? trace : undefined;
 }

@@ -9,6 +9,8 @@ export interface GroupStatus {
   lag: number;
   /** Its committed offsets summed over its topics' partitions (a partition with none: its start): how far it has come. */
   position: number;
+  /** The lag of each partition of its topics. */
+  partitions: Array<{ topic: string; partition: number; lag: number }>;
 }
 
 /** Where each partition of these topics begins and ends (the next offset to be written). */
@@ -52,14 +54,17 @@ export async function groupStatus(admin: Admin, groups: Array<{ group: string; t
     const offsets = committed.find((c) => c.groupId === group);
     let lag = 0;
     let position = 0;
+    const partitions: GroupStatus['partitions'] = [];
     for (const b of bounds.filter((x) => groupTopics.includes(x.topic))) {
       const committedAt = offsets?.topics.find((t) => t.name === b.topic)?.partitions.find((p) => p.partitionIndex === b.partition);
       // -1: nothing committed yet, so everything in the partition is still to be read.
       const at = committedAt && committedAt.committedOffset >= 0n ? Number(committedAt.committedOffset) : b.low;
-      lag += Math.max(0, b.high - at);
+      const behind = Math.max(0, b.high - at);
+      partitions.push({ topic: b.topic, partition: b.partition, lag: behind });
+      lag += behind;
       position += at;
     }
     const d = described.get(group);
-    return { group, state: d?.state ?? 'Dead', members: d?.members.size ?? 0, lag, position };
+    return { group, state: d?.state ?? 'Dead', members: d?.members.size ?? 0, lag, position, partitions };
   });
 }

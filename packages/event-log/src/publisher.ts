@@ -1,3 +1,5 @@
+import { logMetrics } from '@folio/metrics';
+import { traceHeaders } from '@folio/tracing';
 import type { MessageToProduce, Producer } from '@platformatic/kafka';
 import { EventCodec, keyOf, topicOf, type JobEvent, type Topics } from '@folio/events';
 import { refusedForGood } from './failures.ts';
@@ -94,22 +96,24 @@ export class EventPublisher {
   publish(...events: JobEvent[]): Promise<void> {
     if (events.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      // Queued at once, in call order, whatever order the encodings finish in.
-      const encoding = this.encode(events);
+      // Queued at once, in call order, whatever order the encodings finish in. The caller's trace (the request or
+      // the run that wrote these events) travels in the records' headers, so the next step continues it.
+      const encoding = this.encode(events, traceHeaders());
       encoding.catch(() => {}); // reported to the caller when its turn comes
       this.queue.push({ encoding, resolve, reject });
       void this.writeQueued();
     });
   }
 
-  private async encode(events: JobEvent[]): Promise<Encoded> {
+  private async encode(events: JobEvent[], trace: Record<string, string>): Promise<Encoded> {
+    const headers = Object.keys(trace).length > 0 ? new Map(Object.entries(trace).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])) : undefined;
     const messages: Encoded['messages'] = [];
     let bytes = 0;
     for (const event of events) {
       const topic = topicOf(event, this.topics);
       const value = await this.codec.encode(event, topic);
       if (value.length > MAX_EVENT_BYTES) throw new EventTooLargeError(event, value.length);
-      messages.push({ topic, key: Buffer.from(keyOf(event)), value });
+      messages.push({ topic, key: Buffer.from(keyOf(event)), value, ...(headers ? { headers } : {}) });
       bytes += value.length;
     }
     return { messages, bytes };
@@ -144,16 +148,24 @@ export class EventPublisher {
    */
   private async sendWithin(request: { messages: Array<MessageToProduce<Buffer, Buffer, Buffer, Buffer>> }): Promise<void> {
     const producer = this.producer;
+    const timed = logMetrics().produce.startTimer();
     const sent = producer.send(request);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), this.sendDeadlineMs);
     });
     try {
-      if ((await Promise.race([sent, deadline])) !== 'late') return;
+      if ((await Promise.race([sent, deadline])) !== 'late') {
+        timed({ outcome: 'ok' });
+        return;
+      }
+    } catch (error) {
+      timed({ outcome: 'error' });
+      throw error;
     } finally {
       clearTimeout(timer);
     }
+    timed({ outcome: 'timeout' });
     sent.catch(() => {}); // settles (if ever) after its callers were told
     if (this.producer === producer) {
       this.producer = this.kafka.producer();

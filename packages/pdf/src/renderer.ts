@@ -1,3 +1,4 @@
+import { beforeScrape, chromiumMetrics } from '@folio/metrics';
 import { NetworkPolicy } from '@folio/network-policy';
 import { TimeoutError } from 'puppeteer-core';
 import { BrowserHost } from './browser-host.ts';
@@ -78,13 +79,17 @@ export class PdfRenderer {
   private readonly memoryCheckIntervalMs: number;
   private memoryCheckedAt = 0;
   private memory = { lastBytes: null as number | null, retired: 0 };
+  private readonly stopMetrics: () => void;
 
   constructor(options: PdfRendererOptions = {}) {
     this.executablePath = options.executablePath ?? defaultExecutablePath();
     this.proxy = new EgressProxy({ policy: new NetworkPolicy(options.allowPrivateHosts ?? []), onRefused: options.onRefused });
     this.host = new BrowserHost(
       () => launchChromium({ executablePath: this.executablePath, proxyPort: this.proxy.port }),
-      () => this.pool.refreshIdle(),
+      () => {
+        chromiumMetrics().restarts.inc({ what: 'browser', reason: 'lost' });
+        this.pool.refreshIdle();
+      },
     );
     this.pool = new WarmPool<PrintPage>(
       {
@@ -103,6 +108,13 @@ export class PdfRenderer {
     );
     this.memoryBudgetBytes = (options.memoryBudgetMb ?? 1024) * 2 ** 20;
     this.memoryCheckIntervalMs = options.memoryCheckIntervalMs ?? 1000;
+    this.stopMetrics = beforeScrape(() => {
+      const metrics = chromiumMetrics();
+      const { busy, warm } = this.pool.stats();
+      metrics.tabs.set({ state: 'busy' }, busy);
+      metrics.tabs.set({ state: 'idle' }, Math.max(0, warm - busy));
+      if (this.memory.lastBytes !== null) metrics.memory.set(this.memory.lastBytes);
+    });
   }
 
   /** Starts the proxy and Chromium and warms the pages; a missing browser fails here (BrowserLaunchError). */
@@ -157,6 +169,7 @@ export class PdfRenderer {
   /** Refuses new renders, lets the ones under way finish (each within its budget), then stops Chromium and the proxy. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.stopMetrics();
       await Promise.allSettled([...this.inFlight]);
       await this.starting?.catch(() => {});
       await this.pool.close();
@@ -208,6 +221,7 @@ export class PdfRenderer {
     if (!largest) return;
     largest.retired = true;
     this.memory.retired += 1;
+    chromiumMetrics().restarts.inc({ what: 'tab', reason: 'memory' });
     this.pool.refreshIdle();
   }
 

@@ -15,12 +15,18 @@ export const JOB_CHANNEL = 'folio_job';
  * renumbered and a callback is not sent twice; a swap does it for the events the replay applied ahead of the live
  * projection (`replay.ts`), and `folio parked retry` for the job it folds again.
  *
+ * `traces`: the trace context each owed callback's delivery continues, by job (none when traces are not exported).
  * Returns the statements unsent, in the order they run (`readThenWrite` sends them with the transaction's other
  * writes): a redelivery's update runs after the schedule's insert, so it finds the row a job's end owes, and
  * notifications are delivered at commit, once the meter has counted.
  */
-export function actOnChanges(tx: Queryable, changed: JobRow[], redeliveries: Array<{ job_id: string; event_id: string }> = []): Statement[] {
-  const owing = owingCallbacks(changed);
+export function actOnChanges(
+  tx: Queryable,
+  changed: JobRow[],
+  redeliveries: Array<{ job_id: string; event_id: string }> = [],
+  traces: ReadonlyMap<string, Record<string, string>> = new Map(),
+): Statement[] {
+  const owing = owingCallbacks(changed).map((job) => ({ ...job, trace: traces.get(job.job_id) ?? null }));
   // A job becomes visible to its key once its JobQueued is projected; until then there is nothing to announce.
   const announce = changed.filter((j) => j.key_id !== null).map((j) => `${j.job_id}:${j.status}`);
   return [

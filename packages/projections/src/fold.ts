@@ -83,6 +83,11 @@ export function changedJobs({ touched, before }: Pick<FoldedBatch, 'touched' | '
   return changed;
 }
 
+/** The jobs the batch brought to their final state. */
+export function endedJobs({ touched, before }: Pick<FoldedBatch, 'touched' | 'before'>): JobRow[] {
+  return [...touched.values()].filter((job) => isFinal(job.status) && !isFinal(before.get(job.job_id)!.status));
+}
+
 /** The jobs among these that owe their key's owner a callback: final, with a known key and a webhook_url. */
 export function owingCallbacks(jobs: JobRow[]): JobRow[] {
   return jobs.filter((j) => isFinal(j.status) && j.key_id !== null && j.webhook_url !== null);

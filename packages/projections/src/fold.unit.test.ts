@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jobFailed, jobProcessing, jobSucceeded, webhookRedeliveryRequested, type JobEvent } from '@folio/events';
 import { at, queuedJob } from './test-support/events.ts';
-import { changedJobs, foldEvents, owingCallbacks, type LoggedEvent } from './fold.ts';
+import { changedJobs, endedJobs, foldEvents, owingCallbacks, type LoggedEvent } from './fold.ts';
 import { emptyJob, type JobRow } from './job.ts';
 
 const A = '0190f0f0-0000-7000-8000-00000000000a';
@@ -33,6 +33,18 @@ describe('foldEvents (a batch of the projection, in memory)', () => {
     const folded = foldEvents([lifecycle(processing, 0), lifecycle(success, 1), lifecycle(success, 2)], () => undefined, (id) => id === processing.event_id);
     expect(folded.history.map((h) => h.event_id)).toEqual([success.event_id]);
     expect(folded.fresh).toEqual(new Set([success.event_id]));
+  });
+
+  it('names the jobs a batch brought to their end, once: not one that ended before, not one still running', () => {
+    const endedBefore: JobRow = { ...emptyJob(B), status: 'failed', key_id: 'k', terminal_event_id: 'x' };
+    const events = [
+      lifecycle(jobProcessing(A, 1, 'w', at(2)), 0),
+      lifecycle(jobSucceeded(A, 1, 'w', result, 3, at(3)), 1),
+      lifecycle(jobSucceeded(B, 1, 'w', result, 3, at(3)), 2),
+      lifecycle(jobProcessing('0190f0f0-0000-7000-8000-00000000000c', 1, 'w', at(2)), 3),
+    ];
+    const folded = foldEvents(events, (id) => (id === B ? endedBefore : undefined), () => false);
+    expect(endedJobs(folded).map((j) => [j.job_id, j.status])).toEqual([[A, 'succeeded']]);
   });
 
   it('starts a job from its row when it has one', () => {

@@ -1,8 +1,10 @@
 import type { Sql } from '@folio/db';
 import { allTopics, type EventCodec, type Topics } from '@folio/events';
-import { consumeEvents, type EventPublisher, type KafkaClients, type RunningConsumer } from '@folio/event-log';
+import { consumeEvents, type EventPublisher, type KafkaClients, type LoggedEvent, type RunningConsumer } from '@folio/event-log';
 import { parkingFor } from '@folio/parked-events';
 import type { Logger } from '@folio/logging';
+import { observeEndedJobs } from '@folio/metrics';
+import { contextOf, endSpan, SpanKind, startSpan, traceHeaders, tracing } from '@folio/tracing';
 import { applyEvents } from './store.ts';
 
 export interface ProjectionOptions {
@@ -43,9 +45,39 @@ export async function startProjection(options: ProjectionOptions): Promise<Runni
     what: 'projection',
     maxBatch: 2000,
     handle: async ({ events, ends }) => {
-      const applied = await applyEvents(sql, events, ends);
-      if (applied > 0) logger.debug({ applied }, 'projected');
+      const steps = projectionSpans(events);
+      try {
+        const applied = await applyEvents(sql, events, ends, { onEnded: observeEndedJobs, traces: steps.traces });
+        if (applied > 0) logger.debug({ applied }, 'projected');
+        steps.end();
+      } catch (error) {
+        steps.end(error);
+        throw error;
+      }
     },
     unapplicable: parkingFor({ sql, publisher: options.publisher, logger, worker: 'projector' }, consumerName),
   });
+}
+
+/**
+ * A span for each traced event of a batch, under the step that wrote it (the request, the render), ending when the
+ * batch's transaction does; and, by job, the context of its last one, which a callback owed in that transaction
+ * continues. Nothing when traces are not exported.
+ */
+function projectionSpans(events: LoggedEvent[]): { traces: Map<string, Record<string, string>>; end(error?: unknown): void } {
+  const traces = new Map<string, Record<string, string>>();
+  if (!tracing()) return { traces, end: () => {} };
+  const spans = events
+    .filter((e) => e.trace)
+    .map(({ event, trace }) => {
+      const step = startSpan(`project ${event.type}`, { parent: contextOf(trace), kind: SpanKind.CONSUMER, attributes: { 'folio.job_id': event.job_id, 'folio.event_id': event.event_id } });
+      traces.set(event.job_id, traceHeaders(step.context));
+      return step.span;
+    });
+  return {
+    traces,
+    end: (error?: unknown) => {
+      for (const span of spans) endSpan(span, error);
+    },
+  };
 }

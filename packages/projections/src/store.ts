@@ -1,7 +1,7 @@
 import { readThenWrite, type Sql } from '@folio/db';
 import { wellFormedValue } from '@folio/events';
 import { actOnChanges } from './effects.ts';
-import { changedJobs, foldEvents, type LoggedEvent } from './fold.ts';
+import { changedJobs, endedJobs, foldEvents, type LoggedEvent } from './fold.ts';
 import type { JobRow } from './job.ts';
 import { insertDeliveries, insertHistory, normalise, saveCheckpoints, saveJobRows, type Checkpoint } from './rows.ts';
 
@@ -10,9 +10,15 @@ import { insertDeliveries, insertHistory, normalise, saveCheckpoints, saveJobRow
  * with the checkpoint of every partition it covers, in two round trips (`readThenWrite`: the reads, then the writes). Events before a partition's checkpoint were applied already (a
  * redelivery after a crash) and are skipped, so applying a batch twice has the effect of applying it once. Every
  * table is written by one statement whatever the batch's size (`rows.ts`), and the jobs are read and locked by one.
- * Returns how many events took their place in the history. Table names are unqualified (see `rows.ts`).
+ * Returns how many events took their place in the history; `onEnded` is told, once the transaction committed, which
+ * jobs it brought to their final state; `traces` are the trace contexts owed callbacks continue, by job. Table names are unqualified (see `rows.ts`).
  */
-export async function applyEvents(sql: Sql, logged: LoggedEvent[], ends: Checkpoint[]): Promise<number> {
+export async function applyEvents(
+  sql: Sql,
+  logged: LoggedEvent[],
+  ends: Checkpoint[],
+  options: { onEnded?: (jobs: JobRow[]) => void; traces?: ReadonlyMap<string, Record<string, string>> } = {},
+): Promise<number> {
   // Text the store cannot hold (NUL, lone surrogates) is made well-formed, the same way every time, so a rebuild
   // gives the same rows as the live projection.
   const events = logged.map((e) => ({ ...e, event: wellFormedValue(e.event) }));
@@ -23,7 +29,8 @@ export async function applyEvents(sql: Sql, logged: LoggedEvent[], ends: Checkpo
   // transactions touching a new job serialise on its row instead of overwriting each other.
   const ids = [...new Set(events.map((e) => e.event.job_id))].sort();
   const eventIds = events.map((e) => e.event.event_id);
-  return withRetry(() =>
+  let ended: JobRow[] = [];
+  const applied = await withRetry(() =>
     readThenWrite(
       sql,
       // The checkpoints are locked first, in a fixed order: a member that lost these partitions in a rebalance and is
@@ -49,6 +56,7 @@ export async function applyEvents(sql: Sql, logged: LoggedEvent[], ends: Checkpo
         const seen = new Set(seenRows.map((r) => r.event_id));
         const folded = foldEvents(fresh, (id) => jobs.get(id), (id) => seen.has(id));
         const moved = partitions.filter((p) => p.next_offset > (from.get(`${p.topic}/${p.partition}`) ?? 0));
+        ended = endedJobs(folded);
         return {
           result: folded.history.length,
           statements: [
@@ -56,12 +64,14 @@ export async function applyEvents(sql: Sql, logged: LoggedEvent[], ends: Checkpo
             folded.history.length > 0 && insertHistory(tx, folded.history),
             folded.deliveries.length > 0 && insertDeliveries(tx, folded.deliveries),
             moved.length > 0 && saveCheckpoints(tx, moved),
-            ...actOnChanges(tx, changedJobs(folded), folded.redeliveries),
+            ...actOnChanges(tx, changedJobs(folded), folded.redeliveries, options.traces),
           ],
         };
       },
     ),
   );
+  if (ended.length > 0) options.onEnded?.(ended);
+  return applied;
 }
 
 async function withRetry<T>(work: () => Promise<T>, attempts = 5): Promise<T> {

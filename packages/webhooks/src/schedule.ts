@@ -11,6 +11,8 @@ export interface ScheduledCallback {
   attempts_made: number;
   /** The attempt owed was asked for by the key's owner (a redelivery): it is sent once, without retries. */
   redelivery: boolean;
+  /** The job's trace context, as the projector's step that owed the callback left it (null without traces). */
+  trace: Record<string, string> | null;
 }
 
 /** host:port of a webhook_url: the unit of per-receiver fairness. */
@@ -30,6 +32,8 @@ export interface OwedCallback {
   webhook_url: string | null;
   finished_at: string | Date | null;
   expires_at: string | Date | null;
+  /** The W3C trace context the delivery continues (none when traces are not exported). */
+  trace?: Record<string, string> | null;
 }
 
 /** Where the projector tells dispatchers that callbacks became owed, so they are sent at once, not at the next look. */
@@ -44,13 +48,21 @@ export const CALLBACK_CHANNEL = 'folio_callback';
 export function scheduleCallbacks(sql: Queryable, jobs: OwedCallback[]): Statement {
   const rows = jobs
     .filter((j) => j.key_id !== null && j.webhook_url !== null && j.expires_at !== null)
-    .map((j) => ({ job_id: j.job_id, key_id: j.key_id, url: j.webhook_url, host: receiverHost(j.webhook_url!), finished_at: j.finished_at, expires_at: j.expires_at }));
+    .map((j) => ({
+      job_id: j.job_id,
+      key_id: j.key_id,
+      url: j.webhook_url,
+      host: receiverHost(j.webhook_url!),
+      finished_at: j.finished_at,
+      expires_at: j.expires_at,
+      trace: j.trace ?? null,
+    }));
   if (rows.length === 0) return false;
   return sql`
-    insert into delivery_schedule (job_id, key_id, url, host, state, next_attempt_at, finished_at, expires_at)
-    select job_id, key_id, url, host, 'pending', now(), finished_at, expires_at
+    insert into delivery_schedule (job_id, key_id, url, host, state, next_attempt_at, finished_at, expires_at, trace)
+    select job_id, key_id, url, host, 'pending', now(), finished_at, expires_at, trace
     from json_to_recordset(${JSON.stringify(rows)}::text::json)
-      as r(job_id uuid, key_id uuid, url text, host text, finished_at timestamptz, expires_at timestamptz)
+      as r(job_id uuid, key_id uuid, url text, host text, finished_at timestamptz, expires_at timestamptz, trace jsonb)
     where expires_at > now()
     on conflict (job_id) do nothing`;
 }
@@ -86,7 +98,7 @@ export async function claimDueCallbacks(
     return tx<ScheduledCallback[]>`
       update delivery_schedule set next_attempt_at = now() + ${options.leaseMs} * interval '1 millisecond', updated_at = now()
       where job_id in ${tx(chosen)}
-      returning job_id, key_id, url, host, body, attempts_made, redelivery`;
+      returning job_id, key_id, url, host, body, attempts_made, redelivery, trace`;
   }) as Promise<ScheduledCallback[]>;
 }
 

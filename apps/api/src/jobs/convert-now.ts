@@ -1,3 +1,4 @@
+import { httpMetrics } from '@folio/metrics';
 import { jobFailed, newJobId, renderTimeoutError } from '@folio/events';
 import { loadJob, type ViewedJob } from '@folio/job-view';
 import type { ApiKey } from '@folio/keys';
@@ -33,6 +34,7 @@ export async function convertNow(
 ): Promise<ViewedJob> {
   const admission = ctx.syncLane.admit();
   if (!admission.accepted) {
+    httpMetrics().rateLimited.inc({ limit: 'sync_backlog', plan: meta.key.plan });
     const wait = Number.isFinite(admission.waitMs) ? `about ${Math.ceil(admission.waitMs / 1000)} s` : 'until the renderers move again';
     throw new ApiError('rate_limited', `the renderers' backlog would keep this call waiting ${wait}, past the ${ctx.syncTimeoutMs / 1000} s ceiling; try again in ${admission.retryAfterSeconds} s, or send it async`, {
       retryAfterSeconds: admission.retryAfterSeconds,

@@ -1,3 +1,5 @@
+import { httpMetrics, jobMetrics } from '@folio/metrics';
+import { trace } from '@folio/tracing';
 import type { Sql } from '@folio/db';
 import { jobQueued, newJobId, type JobInput, type JobQueued } from '@folio/events';
 import type { EventPublisher } from '@folio/event-log';
@@ -32,9 +34,16 @@ export async function queueJob(
   const now = new Date();
   const expiresAt = new Date(now.getTime() + ctx.jobTtlSeconds * 1000).toISOString();
   const reservation = await reserveDocument(ctx.sql, meta.key, jobId, expiresAt);
-  if (!reservation.ok) throw refusal(reservation, ctx.upgradeUrl);
+  if (!reservation.ok) {
+    httpMetrics().quotaRefused.inc({ code: reservation.reason, plan: meta.key.plan });
+    throw refusal(reservation, ctx.upgradeUrl);
+  }
   try {
-    return await publishJob(ctx, request, { ...meta, jobId, now, expiresAt });
+    // The request's span names its job, so the trace can be found by the job id.
+    trace.getActiveSpan()?.setAttribute('folio.job_id', jobId);
+    const queued = await publishJob(ctx, request, { ...meta, jobId, now, expiresAt });
+    jobMetrics().accepted.inc({ output: request.output, mode: request.async ? 'async' : 'sync', plan: meta.key.plan });
+    return queued;
   } catch (error) {
     if (reservation.reserved) await releaseUnlessQueued(ctx.sql, jobId, error, () => releaseReservation(ctx.sql, jobId));
     throw error;

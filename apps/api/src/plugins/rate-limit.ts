@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { httpMetrics } from '@folio/metrics';
 import { ApiError } from '../errors.ts';
 import { budgetOf, type Bucket } from '../rate-limits/budgets.ts';
 import type { RateLimiter } from '../rate-limits/limiter.ts';
@@ -21,6 +22,7 @@ export async function rateLimitPlugin(app: FastifyInstance, options: { limiter: 
     const key = request.apiKey;
     if (!bucket || !key) return;
     const decision = await options.limiter.take(key.id, bucket, budgetOf(bucket, key.plan, options.scale));
+    if (!decision.allowed) httpMetrics().rateLimited.inc({ limit: 'requests', plan: key.plan });
     if (bucket === 'legacy') {
       reply.header('x-ratelimit-limit', decision.limit);
       reply.header('x-ratelimit-remaining', decision.remaining);
