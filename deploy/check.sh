@@ -5,7 +5,8 @@
 #      deploy/helm/folio/ci/ (KEDA and ServiceMonitors on; no autoscaling, everything as values), with a look at what
 #      each rendered (HPA or ScaledObject, never both), NOTES.txt, and the values the chart must refuse;
 #   3. every knob of README's configuration table is a value of the chart (or a stated exception);
-#   4. deploy/compose.yaml loaded as `docker compose config` loads it (compose-go, built once into the cache).
+#   4. deploy/compose.yaml loaded as `docker compose config` loads it (compose-go), and the alert rules in
+#      deploy/prometheus/ checked as `promtool check rules` checks them (both built once into the cache).
 # Nothing here talks to a cluster or a Docker daemon: the manifests are not checked against a live API server.
 # Usage: npm run deploy:check   (or bash deploy/check.sh)
 # Env: FOLIO_CACHE_DIR (default ~/.cache/folio); HELM_VERSION (default below); FOLIO_HELM (a helm binary to use).
@@ -108,15 +109,17 @@ done
 ((${#missing[@]} == 0)) || die "README knobs that are no chart value: ${missing[*]} (add them to config or secrets in $chart/values.yaml)"
 say "every knob of README's table is a value ($(wc -w <<<"$knobs") knobs; exceptions: $exceptions)"
 
-# --- 4. the compose file
-checker_src=deploy/compose-check
-checker="$cache/compose-check-$(cat "$checker_src"/go.mod "$checker_src"/go.sum "$checker_src"/main.go | sha256sum | cut -c1-12)/compose-check"
-if [[ ! -x "$checker" ]]; then
-  say "building compose-check (compose-go) into $(dirname "$checker")"
-  mkdir -p "$(dirname "$checker")"
-  (cd "$checker_src" && GOFLAGS=-mod=mod CGO_ENABLED=0 go build -o "$checker" .)
+# --- 4. the compose file and the alert rules, with small Go tools built once into the cache (deploy/tools)
+tools_src=deploy/tools
+tools="$cache/deploy-tools-$(cat "$tools_src"/go.mod "$tools_src"/go.sum "$tools_src"/*/main.go | sha256sum | cut -c1-12)"
+if [[ ! -x "$tools/compose-check" || ! -x "$tools/rules-check" ]]; then
+  say "building compose-check (compose-go) and rules-check (Prometheus' rule parser) into $tools"
+  mkdir -p "$tools"
+  (cd "$tools_src" && GOFLAGS=-mod=mod CGO_ENABLED=0 go build -o "$tools/" ./compose-check ./rules-check)
 fi
-"$checker" deploy/compose.yaml >"$out/compose.yaml" || die "deploy/compose.yaml does not load"
+"$tools/compose-check" deploy/compose.yaml >"$out/compose.yaml" || die "deploy/compose.yaml does not load"
 services=$(grep -cE '^  [a-z-]+:$' <(sed -n '/^services:/,/^[a-z]/p' "$out/compose.yaml"))
 say "deploy/compose.yaml loads ($services services)"
+rules=$("$tools/rules-check" deploy/prometheus/folio-rules.yaml) || die "deploy/prometheus/folio-rules.yaml does not check"
+say "$rules"
 say "OK"
