@@ -6,7 +6,7 @@
 #      each rendered (HPA or ScaledObject, never both), NOTES.txt, and the values the chart must refuse;
 #   3. every knob of README's configuration table is a value of the chart (or a stated exception);
 #   4. deploy/compose.yaml loaded as `docker compose config` loads it (compose-go), and the alert rules in
-#      deploy/prometheus/ checked as `promtool check rules` checks them (both built once into the cache).
+#      the chart's files/prometheus-rules.yaml checked as `promtool check rules` checks them (both built once into the cache).
 # Nothing here talks to a cluster or a Docker daemon: the manifests are not checked against a live API server.
 # Usage: npm run deploy:check   (or bash deploy/check.sh)
 # Env: FOLIO_CACHE_DIR (default ~/.cache/folio); HELM_VERSION (default below); FOLIO_HELM (a helm binary to use).
@@ -81,6 +81,8 @@ has keda ScaledObject || die "ci/keda-values.yaml: no ScaledObject"
 grep -q 'name: folio-renderer$' <(grep -A3 '^kind: HorizontalPodAutoscaler' "$out/keda.yaml") &&
   die "ci/keda-values.yaml: an HPA on the renderers beside KEDA's"
 [[ $(grep -c '^kind: ServiceMonitor' "$out/keda.yaml") == 4 ]] || die "ci/keda-values.yaml: not one ServiceMonitor per app"
+has keda PrometheusRule || die "ci/keda-values.yaml: no PrometheusRule"
+has default PrometheusRule && die "default values: a PrometheusRule although it is off"
 grep -q '^kind: ConfigMap' "$out/default.yaml" && ! grep -A30 '^kind: ConfigMap' "$out/default.yaml" | grep -qE 'DATABASE_URL|FOLIO_KEY_SECRET|AWS_SECRET' ||
   die "a secret variable in the ConfigMap"
 
@@ -120,6 +122,6 @@ fi
 "$tools/compose-check" deploy/compose.yaml >"$out/compose.yaml" || die "deploy/compose.yaml does not load"
 services=$(grep -cE '^  [a-z-]+:$' <(sed -n '/^services:/,/^[a-z]/p' "$out/compose.yaml"))
 say "deploy/compose.yaml loads ($services services)"
-rules=$("$tools/rules-check" deploy/prometheus/folio-rules.yaml) || die "deploy/prometheus/folio-rules.yaml does not check"
+rules=$("$tools/rules-check" deploy/helm/folio/files/prometheus-rules.yaml) || die "deploy/helm/folio/files/prometheus-rules.yaml does not check"
 say "$rules"
 say "OK"

@@ -1,8 +1,8 @@
 // rules-check validates Prometheus rule files as `promtool check rules` does (the rule file format, and every
-// expression parsed as PromQL), for deploy/prometheus/folio-rules.yaml. promtool itself takes about 19 minutes and
+// expression parsed as PromQL), for deploy/helm/folio/files/prometheus-rules.yaml. promtool itself takes about 19 minutes and
 // 1.8 GB of modules to build on a 2-core machine; this is its rule-file check alone. deploy/check.sh builds and runs it.
 //
-//	rules-check deploy/prometheus/folio-rules.yaml
+//	rules-check deploy/helm/folio/files/prometheus-rules.yaml
 package main
 
 import (
