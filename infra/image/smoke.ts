@@ -4,8 +4,8 @@
 // containers of the image (`podman run --network host`, each listening on loopback only), makes a key with the
 // image's CLI, converts to every output through the API — a Markdown document with Greek, Cyrillic, CJK and emoji to
 // each of the six, a page of a local site to pdf (its image fetched by Chromium through the egress proxy), one
-// background job with a signed callback — checks each result, and stops everything. Exit code 1 on any failure,
-// with the end of every app's log.
+// background job with a signed callback — checks each result and each app's metrics, and stops everything. Exit
+// code 1 on any failure, with the end of every app's log.
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -200,9 +200,13 @@ async function main(): Promise<void> {
 
   try {
     const tApps = performance.now();
+    // Where each app serves GET /metrics: the API on its own port, the others on free ports (their defaults,
+    // 9464–9466, are an `npm start`'s on this machine).
+    const metrics: Record<App, string> = { api: `${url}/metrics`, renderer: '', projector: '', dispatcher: '' };
     for (const app of APPS) {
-      // The metrics ports of their own too (the apps' defaults, 9464–9466, are an `npm start`'s on this machine).
-      runContainer(app, envFile, tls.caFile, app === 'api' ? {} : { FOLIO_METRICS_PORT: String(await freePort()) });
+      const metricsPort = app === 'api' ? undefined : await freePort();
+      if (metricsPort) metrics[app] = `http://127.0.0.1:${metricsPort}/metrics`;
+      runContainer(app, envFile, tls.caFile, metricsPort ? { FOLIO_METRICS_PORT: String(metricsPort) } : {});
     }
     const exited = () => containers.find((c) => c.child.exitCode !== null);
     // Ready: every consumer group jobs need has a member (docs/architecture.md); or one of them is gone already.
@@ -268,6 +272,26 @@ async function main(): Promise<void> {
       if (job.job_id !== accepted.job_id || job.status !== 'succeeded') throw new Error(`the callback says ${job.status} for ${job.job_id}`);
       return `signed callback, then ${await check('docx', job.result)}`;
     });
+    // Each app's metrics, with one of the series it alone keeps (docs/architecture.md, Metrics); the dispatcher counts
+    // an attempt once it is recorded, a moment after the receiver has the callback.
+    const ownSeries: Record<App, string> = {
+      api: 'folio_http_request_duration_seconds',
+      renderer: 'folio_conversion_duration_seconds',
+      projector: 'folio_jobs_finished_total',
+      dispatcher: 'folio_callback_attempt_duration_seconds',
+    };
+    for (const app of APPS) {
+      await attempt(`${app} metrics`, async () => {
+        let text = '';
+        const found = await pollUntil(async () => {
+          const response = await fetch(metrics[app]);
+          text = response.ok ? await response.text() : `HTTP ${response.status}`;
+          return new RegExp(`^${ownSeries[app]}(_count)?\\{`, 'm').test(text); // a sample, not only its HELP
+        }, 10_000);
+        if (!found) throw new Error(`${metrics[app]} has no ${ownSeries[app]} (${text.slice(0, 80)})`);
+        return `${metrics[app].replace(/^http:\/\/127\.0\.0\.1/, '')}, ${text.split('\n').filter((l) => l.startsWith('folio_')).length} folio_ samples`;
+      });
+    }
     site.server.close();
     await receiver.close();
     if (failures.length) throw new Error(`${failures.length} check(s) failed: ${failures.join('; ')}`);
