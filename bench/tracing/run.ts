@@ -23,6 +23,7 @@ const IN_FLIGHT = 32;
 const ROUNDS: Array<'off' | 'on'> = ['off', 'on', 'on', 'off'];
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
+const signed = (n: number) => `${n < 0 ? '−' : '+'}${ms(Math.abs(n))}`;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 // The collector stand-in: takes every export, keeps only the count of bytes (its own CPU is the benchmark's).
@@ -45,6 +46,7 @@ interface Round {
 try {
   const markdown = sampleArticle(1500);
   const results: Record<'off' | 'on', Round[]> = { off: [], on: [] };
+  const rounds: Array<{ mode: 'off' | 'on'; p50: number; perJob: number }> = [];
   for (const [i, mode] of ROUNDS.entries()) {
     const env: Record<string, string> = { FOLIO_LOG_LEVEL: 'warn' };
     if (mode === 'on') Object.assign(env, { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_BSP_SCHEDULE_DELAY: '1000' });
@@ -81,6 +83,7 @@ try {
       await new Promise((r) => setTimeout(r, 1500));
       results[mode].push({ sync, cpu, exportedBytes: exported - exportedBefore });
       const all = [...cpu.values()].reduce((a, b) => a + b, 0);
+      rounds.push({ mode, p50: percentile(sync, 50), perJob: all / ASYNC_JOBS });
       log(`round ${i + 1} (tracing ${mode}): sync p50 ${ms(percentile(sync, 50))}, CPU a job ${ms(all / ASYNC_JOBS)}`);
     } finally {
       await stack.stop();
@@ -105,7 +108,10 @@ try {
 |---|---|---|---|---|
 | off (no OTLP endpoint: the baseline) | ${ms(off.p50)} | ${ms(off.p95)} | ${ms(off.perJob)} | — |
 | on (every job traced, OTLP/HTTP protobuf to a local sink) | ${ms(on.p50)} | ${ms(on.p95)} | ${ms(on.perJob)} | ${(on.bytes / 1024).toFixed(1)} KiB |
-| on ÷ off | ${(on.p50 / off.p50).toFixed(2)}× | ${(on.p95 / off.p95).toFixed(2)}× | ${(on.perJob / off.perJob).toFixed(2)}× (+${ms(on.perJob - off.perJob)}) | |
+| on ÷ off | ${(on.p50 / off.p50).toFixed(2)}× | ${(on.p95 / off.p95).toFixed(2)}× | ${(on.perJob / off.perJob).toFixed(2)}× (${signed(on.perJob - off.perJob)}) | |
+
+Each round alone, to read the difference against the noise between rounds of the same kind:
+${rounds.map((r) => `- tracing ${r.mode}: sync p50 ${ms(r.p50)}, CPU a job ${ms(r.perJob)}`).join('\n')}
 
 Where an async job's CPU went with tracing off:
 
