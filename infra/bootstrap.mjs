@@ -513,7 +513,7 @@ const PROMETHEUS_CLIENT_VERSION = '0.23.1';
 
 /**
  * What `promtool check metrics` runs (client_golang's promlint), built once from the Go module proxy with the Go on
- * PATH (infra/promlint: its go.mod and go.sum pin it) into <cache>/promlint-<hash of its sources>/promlint. All of
+ * PATH (infra/promlint: its go.mod and go.sum pin it) into <cache>/promlint/promlint, built again when its sources change. All of
  * promtool took 19 minutes and 1.8 GB of modules to build here; this takes about half a minute. Without Go the
  * bootstrap says so and the metrics test fails, naming what is missing.
  */
@@ -525,7 +525,7 @@ function ensurePromlint() {
   }
   const source = path.join(root, 'infra', 'promlint');
   const stamp = sha256(['go.mod', 'go.sum', 'main.go'].map((f) => fs.readFileSync(path.join(source, f), 'utf8')).join('\n')).slice(0, 16);
-  installOnce(path.join(cache, `promlint-${stamp}`), stamp, 'promlint (what promtool check metrics runs) built from the Go module proxy', (tmp) => {
+  installOnce(path.join(cache, 'promlint'), stamp, 'promlint (what promtool check metrics runs) built from the Go module proxy', (tmp) => {
     run(go, ['build', '-o', path.join(tmp, 'promlint'), '.'], {
       cwd: source,
       // Modules and build cache under Folio's cache, writable so that removing the cache needs no chmod.

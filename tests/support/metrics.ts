@@ -1,20 +1,13 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 /** Must match infra/bootstrap.mjs, which installs them (`npm test` runs it with --tests). */
 const PROMETHEUS_CLIENT_VERSION = '0.23.1';
 const CACHE = process.env.FOLIO_CACHE_DIR || join(homedir(), '.cache', 'folio');
 const PYTHON = join(CACHE, `prometheus-client-${PROMETHEUS_CLIENT_VERSION}`, 'bin', 'python');
-const PROMLINT_SOURCE = resolve(import.meta.dirname, '../../infra/promlint');
-const PROMLINT_STAMP = createHash('sha256')
-  .update(['go.mod', 'go.sum', 'main.go'].map((f) => readFileSync(join(PROMLINT_SOURCE, f), 'utf8')).join('\n'))
-  .digest('hex')
-  .slice(0, 16);
-/** What `promtool check metrics` runs, built by the bootstrap from the Go module proxy (infra/promlint). */
-export const PROMLINT = join(CACHE, `promlint-${PROMLINT_STAMP}`, 'promlint');
+export const PROMLINT = join(CACHE, 'promlint', 'promlint');
 
 export interface Sample {
   name: string;

@@ -1,5 +1,5 @@
 import { callbackMetrics } from '@folio/metrics';
-import { context, contextOf, endSpan, SpanKind, startSpan, trace, traceHeaders, tracing } from '@folio/tracing';
+import { contextOf, inSpan, SpanKind, trace, traceHeaders } from '@folio/tracing';
 import type { Agent } from 'undici';
 import type { Database } from '@folio/db';
 import { webhookDeliveryAttempted, type DeliveryOutcome } from '@folio/events';
@@ -43,20 +43,13 @@ export interface DeliveryContext {
  * as not sent, with why, and ends there: it never holds up the others.
  */
 export async function deliverCallback(ctx: DeliveryContext, callback: ScheduledCallback, waiting: RetryContext): Promise<void> {
-  if (!tracing()) return attemptDelivery(ctx, callback, waiting);
   // The attempt continues the job's trace; the receiver gets it as `traceparent` and can continue it too.
-  const { span, context: within } = startSpan('deliver callback', {
-    parent: contextOf(callback.trace ?? undefined),
-    kind: SpanKind.CLIENT,
-    attributes: { 'folio.job_id': callback.job_id, 'folio.attempt': callback.attempts_made + 1, 'server.address': callback.host },
-  });
-  try {
-    await context.with(within, () => attemptDelivery(ctx, callback, waiting));
-    endSpan(span);
-  } catch (error) {
-    endSpan(span, error);
-    throw error;
-  }
+  await inSpan(
+    'deliver callback',
+    { 'folio.job_id': callback.job_id, 'folio.attempt': callback.attempts_made + 1, 'server.address': callback.host },
+    () => attemptDelivery(ctx, callback, waiting),
+    { parent: contextOf(callback.trace ?? undefined), kind: SpanKind.CLIENT },
+  );
 }
 
 async function attemptDelivery(ctx: DeliveryContext, callback: ScheduledCallback, waiting: RetryContext): Promise<void> {

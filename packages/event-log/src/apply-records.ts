@@ -1,3 +1,4 @@
+import type { TraceHeaders } from '@folio/tracing';
 import type { JobEvent } from '@folio/events';
 import { ConsumerStoppedError, retryTransient, settle, type RetryContext } from './failures.ts';
 
@@ -9,7 +10,7 @@ export interface LoggedRecord {
   key: string | null;
   value: Buffer | null;
   /** The W3C trace context its writer put in its headers (none when tracing is off). */
-  trace?: Record<string, string>;
+  trace?: TraceHeaders;
 }
 
 /** One event with where it sits in the log. */
@@ -19,7 +20,7 @@ export interface LoggedEvent {
   offset: number;
   event: JobEvent;
   /** The W3C trace context of the step that wrote it, from the record's headers (none when tracing is off). */
-  trace?: Record<string, string>;
+  trace?: TraceHeaders;
 }
 
 /** How far a batch reaches in one partition: everything before `next_offset` is in it. */

@@ -1,3 +1,4 @@
+import type { TraceHeaders } from '@folio/tracing';
 import { MessagesStreamFallbackModes, MessagesStreamModes, type Consumer, type Message, type MessagesStream } from '@platformatic/kafka';
 import type { EventCodec } from '@folio/events';
 import type { Logger } from '@folio/logging';
@@ -331,8 +332,8 @@ class Committer {
 }
 
 /** The W3C trace context among a record's headers (Folio writes no others), as text. */
-function traceOf(headers: Map<Buffer, Buffer>): Record<string, string> | undefined {
-  const trace: Record<string, string> = {};
+function traceOf(headers: Map<Buffer, Buffer>): TraceHeaders | undefined {
+  const trace: TraceHeaders = {};
   for (const [key, value] of headers) {
     const name = key.toString('latin1');
     if (name === 'traceparent' || name === 'tracestate') trace[name] = value.toString('latin1');

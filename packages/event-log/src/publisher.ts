@@ -1,5 +1,5 @@
 import { logMetrics } from '@folio/metrics';
-import { traceHeaders } from '@folio/tracing';
+import { traceHeaders, type TraceHeaders } from '@folio/tracing';
 import type { MessageToProduce, Producer } from '@platformatic/kafka';
 import { EventCodec, keyOf, topicOf, type JobEvent, type Topics } from '@folio/events';
 import { refusedForGood } from './failures.ts';
@@ -105,7 +105,7 @@ export class EventPublisher {
     });
   }
 
-  private async encode(events: JobEvent[], trace: Record<string, string>): Promise<Encoded> {
+  private async encode(events: JobEvent[], trace: TraceHeaders): Promise<Encoded> {
     const headers = Object.keys(trace).length > 0 ? new Map(Object.entries(trace).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])) : undefined;
     const messages: Encoded['messages'] = [];
     let bytes = 0;

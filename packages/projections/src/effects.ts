@@ -1,4 +1,5 @@
 import type { Queryable, Statement } from '@folio/db';
+import type { TraceHeaders } from '@folio/tracing';
 import { settleUsage } from '@folio/metering';
 import { CALLBACK_CHANNEL, scheduleCallbacks, scheduleRedeliveries } from '@folio/webhooks';
 import { owingCallbacks } from './fold.ts';
@@ -24,7 +25,7 @@ export function actOnChanges(
   tx: Queryable,
   changed: JobRow[],
   redeliveries: Array<{ job_id: string; event_id: string }> = [],
-  traces: ReadonlyMap<string, Record<string, string>> = new Map(),
+  traces: ReadonlyMap<string, TraceHeaders> = new Map(),
 ): Statement[] {
   const owing = owingCallbacks(changed).map((job) => ({ ...job, trace: traces.get(job.job_id) ?? null }));
   // A job becomes visible to its key once its JobQueued is projected; until then there is nothing to announce.

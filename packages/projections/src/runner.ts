@@ -4,7 +4,7 @@ import { consumeEvents, type EventPublisher, type KafkaClients, type LoggedEvent
 import { parkingFor } from '@folio/parked-events';
 import type { Logger } from '@folio/logging';
 import { observeEndedJobs } from '@folio/metrics';
-import { contextOf, endSpan, SpanKind, startSpan, traceHeaders, tracing } from '@folio/tracing';
+import { contextOf, endSpan, SpanKind, startSpan, traceHeaders, tracing, type TraceHeaders } from '@folio/tracing';
 import { applyEvents } from './store.ts';
 
 export interface ProjectionOptions {
@@ -64,8 +64,8 @@ export async function startProjection(options: ProjectionOptions): Promise<Runni
  * batch's transaction does; and, by job, the context of its last one, which a callback owed in that transaction
  * continues. Nothing when traces are not exported.
  */
-function projectionSpans(events: LoggedEvent[]): { traces: Map<string, Record<string, string>>; end(error?: unknown): void } {
-  const traces = new Map<string, Record<string, string>>();
+function projectionSpans(events: LoggedEvent[]): { traces: Map<string, TraceHeaders>; end(error?: unknown): void } {
+  const traces = new Map<string, TraceHeaders>();
   if (!tracing()) return { traces, end: () => {} };
   const spans = events
     .filter((e) => e.trace)

@@ -1,4 +1,5 @@
 import { readThenWrite, type Sql } from '@folio/db';
+import type { TraceHeaders } from '@folio/tracing';
 import { wellFormedValue } from '@folio/events';
 import { actOnChanges } from './effects.ts';
 import { changedJobs, endedJobs, foldEvents, type LoggedEvent } from './fold.ts';
@@ -17,7 +18,7 @@ export async function applyEvents(
   sql: Sql,
   logged: LoggedEvent[],
   ends: Checkpoint[],
-  options: { onEnded?: (jobs: JobRow[]) => void; traces?: ReadonlyMap<string, Record<string, string>> } = {},
+  options: { onEnded?: (jobs: JobRow[]) => void; traces?: ReadonlyMap<string, TraceHeaders> } = {},
 ): Promise<number> {
   // Text the store cannot hold (NUL, lone surrogates) is made well-formed, the same way every time, so a rebuild
   // gives the same rows as the live projection.

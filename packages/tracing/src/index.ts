@@ -64,10 +64,13 @@ export function endSpan(span: Span, error?: unknown, endTime?: number): void {
   span.end(endTime);
 }
 
-/** Runs `work` in a span of its own under the active context (a child step); the span ends when the work does. */
-export async function inSpan<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in a span of its own, under the active context (a child step) unless `options.parent` names another; the
+ * span ends when the work does, marked failed if it throws. Without tracing, the work runs as it is.
+ */
+export async function inSpan<T>(name: string, attributes: Attributes, work: () => Promise<T>, options: { parent?: Context; kind?: SpanKind } = {}): Promise<T> {
   if (!on) return work();
-  const { span, context: within } = startSpan(name, { attributes });
+  const { span, context: within } = startSpan(name, { ...options, attributes });
   try {
     const result = await context.with(within, work);
     endSpan(span);
