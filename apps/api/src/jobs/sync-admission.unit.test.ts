@@ -18,12 +18,20 @@ describe('expectedWaitMs', () => {
     expect(expectedWaitMs(lane({ seconds: 5, lag: 8, drainEach: 0, members: 2 }), 4, CEILING, 100_000)).toBe(0);
   });
 
-  it('is what waits beyond the slots divided by the rate the lane drains at', () => {
-    // 40 beyond the 4 slots, 2 jobs a second: 20 s.
-    expect(expectedWaitMs(lane({ seconds: 5, lag: 44, drainEach: 2 }), 4, CEILING, 100_000)).toBe(20_000);
+  it('is what waits beyond the slots and the uncommitted second, divided by the rate the lane drains at', () => {
+    // 44 in the lag: 4 in the slots, 2 converted since the last commit (a second at 2 a second), 38 waiting: 19 s.
+    expect(expectedWaitMs(lane({ seconds: 5, lag: 44, drainEach: 2 }), 4, CEILING, 100_000)).toBe(19_000);
     // Only the last ten seconds set the rate: a faster start long ago does not count.
     const readings = [{ at: 80_000, lag: 44, position: 0, members: 1 }, ...lane({ seconds: 10, lag: 44, drainEach: 4 })];
-    expect(expectedWaitMs(readings, 4, CEILING, 100_000)).toBe(10_000);
+    expect(expectedWaitMs(readings, 4, CEILING, 100_000)).toBe(9_000);
+  });
+
+  it('reads the drain rate through the steps of once-a-second commits', () => {
+    // 50 jobs a second, committed once a second out of phase with the readings: 0, 50, 50, 150, 200.
+    const positions = [0, 50, 50, 150, 200];
+    const readings = positions.map((position, i) => ({ at: 96_000 + i * 1000, lag: 300, position, members: 1 }));
+    // 300 - 4 in slots - 50 uncommitted = 246 waiting at 50 a second.
+    expect(expectedWaitMs(readings, 4, CEILING, 100_000)).toBe(4_920);
   });
 
   it('is endless once the lane has not moved for half the ceiling while jobs wait, and nothing before', () => {
@@ -37,9 +45,13 @@ describe('expectedWaitMs', () => {
     // Twenty quiet seconds at position 500, then 7 jobs in the lane and one committed.
     expect(expectedWaitMs([...quiet, { at: 100_000, lag: 7, position: 501, members: 1 }], 4, CEILING, 100_000)).toBe(0);
     expect(expectedWaitMs([...quiet, { at: 100_000, lag: 7, position: 500, members: 1 }], 4, CEILING, 100_000)).toBe(0);
-    // Then a second of work: 3 waiting beyond the slots, 6 committed in that second: half a second.
-    const busy = [...quiet, { at: 100_000, lag: 7, position: 500, members: 1 }, { at: 101_000, lag: 7, position: 506, members: 1 }];
-    expect(expectedWaitMs(busy, 4, CEILING, 101_000)).toBe(500);
+    // A second of a burst says nothing of its pace: the one commit in it may have gone out at its start (one job
+    // committed, 59 in the lag, most of them converted already). bench/http's sync phase was refused this way.
+    const burst = [...quiet, { at: 99_070, lag: 1, position: 500, members: 1 }, { at: 100_085, lag: 59, position: 501, members: 1 }];
+    expect(expectedWaitMs(burst, 4, CEILING, 100_085)).toBe(0);
+    // Three seconds of work at 6 a second with 28 in the lag: 4 in the slots, 6 uncommitted, 18 waiting: 3 s.
+    const busy = [...quiet, ...[0, 1, 2, 3].map((i) => ({ at: 100_000 + i * 1000, lag: 28, position: 500 + i * 6, members: 1 }))];
+    expect(expectedWaitMs(busy, 4, CEILING, 103_000)).toBe(3_000);
   });
 
   it('knows nothing without a fresh reading', () => {
