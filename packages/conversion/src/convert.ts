@@ -89,6 +89,8 @@ export async function prepare(request: ConversionRequest, deps: EngineDeps = {})
         title: article.title,
         headerText: options.header_text,
         author: article.author,
+        site: article.site,
+        date: article.date,
         sourceUrl: article.url,
         contentHtml: article.contentHtml,
         pageSize: pageSizeOf(options),
