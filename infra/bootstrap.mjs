@@ -416,6 +416,17 @@ function installChromium() {
  */
 const CLUSTER_PACKAGES = ['haproxy', 'iproute2', 'util-linux'];
 
+/**
+ * What only the suite needs from Debian: LibreOffice's Writer without its GUI, which converts a docx Folio made to
+ * pdf the way most readers without Word open it (tests/reader-view.e2e.test.ts). Installed once; later runs only ask dpkg.
+ */
+const TEST_PACKAGES = ['libreoffice-writer-nogui'];
+
+function installTestTools() {
+  const missing = missingDebianPackages(TEST_PACKAGES);
+  if (missing.length) aptInstall(missing, { why: 'reading docx files back as LibreOffice prints them (the docx reader test)' });
+}
+
 function installClusterTools() {
   const missing = missingDebianPackages(CLUSTER_PACKAGES);
   if (missing.length) aptInstall(missing, { why: 'the load balancer and network namespaces of npm run cluster' });
@@ -536,7 +547,7 @@ function ensurePromlint() {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-// `--tests` before the command: also what only the test suite needs (the OpenAPI fuzzer); `--cluster`: what only
+// `--tests` before the command: also what only the test suite needs (LibreOffice, the OpenAPI fuzzer); `--cluster`: what only
 // `npm run cluster` and `npm run chaos` need (HAProxy, network namespace tools); `--image`: what only `npm run image`
 // needs (Podman, runc, mmdebstrap, and Node and npm for the image).
 const args = process.argv.slice(2);
@@ -558,6 +569,7 @@ for (const svc of local) ensureService(svc);
 installChromium();
 ensureDompurifyVectors();
 if (forTests) {
+  installTestTools();
   ensurePythonTool('schemathesis', SCHEMATHESIS_VERSION, 'the OpenAPI fuzz test');
   ensurePythonTool('prometheus-client', PROMETHEUS_CLIENT_VERSION, "the metrics test's exposition parser");
   ensurePromlint();

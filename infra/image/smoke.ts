@@ -3,7 +3,7 @@
 // free ports, state in .folio/image-smoke, wiped first), then the projector, a renderer, the dispatcher and the API as
 // containers of the image (`podman run --network host`, each listening on loopback only), makes a key with the
 // image's CLI, converts to every output through the API — a Markdown document with Greek, Cyrillic, CJK and emoji to
-// each of the six, a page of a local site to pdf (its image fetched by Chromium through the egress proxy), one
+// each of the six, a page of a local site to pdf (its image fetched under the network rule and printed), one
 // background job with a signed callback — checks each result and each app's metrics, and stops everything. Exit
 // code 1 on any failure, with the end of every app's log.
 import { createHmac, randomBytes } from 'node:crypto';

@@ -6,6 +6,7 @@ import type { PageFetcher } from '@folio/page-fetch';
 import { RenderTimeoutError, type PdfRenderer } from '@folio/pdf';
 import { articleFrom, type Article } from './article.ts';
 import { ConversionError } from './errors.ts';
+import { settleImages, type ArrivedImage } from './images.ts';
 import { articleMeta } from './meta.ts';
 
 export interface ConversionRequest {
@@ -60,8 +61,10 @@ export async function prepare(request: ConversionRequest, deps: EngineDeps = {})
   const document = articleMeta(article);
   const includeLinks = options.include_links;
   switch (output) {
-    case 'html':
-      return { kind: 'content', output, content: page(article, options), document };
+    case 'html': {
+      const { shown } = await withImagesThatArrived(article, deps, { inline: false });
+      return { kind: 'content', output, content: page(shown, options), document };
+    }
     case 'markdown': {
       const body = htmlToMarkdown(article.contentHtml, { includeLinks, parsed: article.contentTree });
       return { kind: 'content', output, content: article.title ? `# ${article.title}\n\n${body}` : body, document };
@@ -82,21 +85,43 @@ export async function prepare(request: ConversionRequest, deps: EngineDeps = {})
         }),
         document,
       };
-    case 'pdf':
-      return { kind: 'print', output, html: page(article, options), pageSize: pageSizeOf(options), document };
+    case 'pdf': {
+      const { shown } = await withImagesThatArrived(article, deps, { inline: true });
+      return { kind: 'print', output, html: page(shown, options), pageSize: pageSizeOf(options), document };
+    }
     case 'docx': {
+      const { shown, images } = await withImagesThatArrived(article, deps, { inline: false });
       const bytes = await buildDocx({
         title: article.title,
         headerText: options.header_text,
         author: article.author,
+        site: article.site,
+        date: article.date,
         sourceUrl: article.url,
-        contentHtml: article.contentHtml,
+        contentHtml: shown.contentHtml,
         pageSize: pageSizeOf(options),
-        fetchImage: (url) => deps.fetcher?.fetchImage(url) ?? Promise.resolve(null),
+        // Every image left in the markup arrived already; the docx embeds those bytes rather than fetching again.
+        fetchImage: async (url) => {
+          const image = images.get(url);
+          return image ? { data: image.data, contentType: image.mediaType } : null;
+        },
       });
       return { kind: 'file', output, bytes, contentType: CONTENT_TYPES.docx, document };
     }
   }
+}
+
+/**
+ * The article as the html, pdf and docx outputs show it: without the images whose bytes never arrived
+ * (`settleImages`), and with the bytes of those that did.
+ */
+async function withImagesThatArrived(
+  article: Article,
+  deps: EngineDeps,
+  { inline }: { inline: boolean },
+): Promise<{ shown: Article; images: ReadonlyMap<string, ArrivedImage> }> {
+  const settled = await settleImages(article.contentHtml, { fetchImage: deps.fetcher?.fetchImage.bind(deps.fetcher), inline });
+  return { shown: { ...article, contentHtml: settled.contentHtml }, images: settled.images };
 }
 
 function page(article: Article, options: ConversionOptions): string {

@@ -75,3 +75,29 @@ describe('conversion of supplied markdown and html (no network needed)', () => {
     await expect(convert({ input: { kind: 'markdown', text: 'x' }, output: 'pdf', options: DEFAULT_OPTIONS })).rejects.toBeInstanceOf(ConversionError);
   });
 });
+
+describe('a web page\'s metadata', () => {
+  const story = (head: string) => `<!doctype html><html><head>${head}</head><body><article><h1>Marathon in One Year for Beginners</h1>
+${'<p>Start with three short runs a week, and add a longer one every other weekend until the distance stops frightening you.</p>'.repeat(8)}
+</article></body></html>`;
+  const fetched = (html: string) => ({
+    fetch: async (url: string) => ({ url, html, charset: 'utf-8', bytes: html.length }),
+    fetchImage: async () => null,
+  });
+
+  it('names as site the host of its url, the canonical address when the page states one', async () => {
+    const html = story(`<title>Marathon in One Year for Beginners » Take The Magic Step®</title>
+<link rel="canonical" href="https://takethemagicstep.example/marathon-in-one-year">`);
+    const result = await convert({ input: { kind: 'url', text: 'http://127.0.0.1:8080/copy/marathon' }, output: 'text', options: DEFAULT_OPTIONS }, { fetcher: fetched(html) });
+    expect(result.document).toMatchObject({
+      title: 'Marathon in One Year for Beginners',
+      url: 'https://takethemagicstep.example/marathon-in-one-year',
+      site: 'takethemagicstep.example',
+    });
+    const plain = await convert(
+      { input: { kind: 'url', text: 'http://127.0.0.1:8080/copy/marathon' }, output: 'text', options: DEFAULT_OPTIONS },
+      { fetcher: fetched(story('<title>Marathon in One Year for Beginners » Take The Magic Step®</title>')) },
+    );
+    expect(plain.document).toMatchObject({ title: 'Marathon in One Year for Beginners', url: 'http://127.0.0.1:8080/copy/marathon', site: '127.0.0.1' });
+  });
+});

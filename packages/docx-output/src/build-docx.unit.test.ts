@@ -22,11 +22,11 @@ function input(overrides: Partial<DocxInput> = {}): DocxInput {
 describe('buildDocx on a fixture article', async () => {
   const docx = await readDocx(await buildDocx(input()));
 
-  it('puts the header text, the title and the source link above the content, in that order', () => {
+  it('puts the header text, the title and the byline with the source link above the content, in that order', () => {
     expect(docx.html).toContain('<p class="header-text">Coastal Review · Issue 7</p>');
     expect(docx.html).toContain('<h1 class="doc-title">Surveying the Estuary</h1>');
     expect(docx.html).toContain(
-      '<p class="source"><a href="https://coast.example/articles/estuary?ref=feed&amp;lang=en">https://coast.example/articles/estuary?ref=feed&amp;lang=en</a></p>',
+      '<p class="source">Ada Marsh · <a href="https://coast.example/articles/estuary?ref=feed&amp;lang=en">https://coast.example/articles/estuary?ref=feed&amp;lang=en</a></p>',
     );
     const order = ['Coastal Review', 'Surveying the Estuary', 'https://coast.example', 'Field notes on the'].map((s) => docx.text.indexOf(s));
     expect(order.every((at) => at >= 0)).toBe(true);
@@ -167,6 +167,26 @@ describe('optional parts of the title block', () => {
     expect(docx.html).toContain('<p class="header-text">AB</p>');
     expect(await coreProperties(docx)).toEqual({ title: 'Tom & Jerry <live> "quoted"', creator: "O'Brien & Co" });
     await expect(parseXmlPart(docx, 'word/document.xml')).resolves.toBeDefined();
+  });
+
+  it('prints the byline under the title as the pdf does: site · author · date · address, each only when known', async () => {
+    const docx = await readDocx(await buildDocx(input({ site: 'coast.example', date: '2024-05-06T07:08:09Z' })));
+    expect(docx.html).toContain(
+      '<p class="source">coast.example · Ada Marsh · 2024-05-06 · <a href="https://coast.example/articles/estuary?ref=feed&amp;lang=en">',
+    );
+    const some = await readDocx(await buildDocx(input({ site: null, date: 'Spring 2024', sourceUrl: null })));
+    expect(some.html).toContain('<p class="source">Ada Marsh · Spring 2024</p>');
+  });
+
+  it('says lineRule="auto" wherever it sets a line height, which LibreOffice would otherwise take as an exact height', async () => {
+    // The title is 26 pt; an exact 13.8 pt line (276 twips with no rule) prints a wrapped title's lines over each other.
+    const docx = await readDocx(await buildDocx(input({ title: 'A title long enough to wrap onto a second line in any page size Folio prints' })));
+    const spacings: string[] = [];
+    for (const name of docx.parts.filter((part) => /^word\/.*\.xml$/.test(part))) {
+      spacings.push(...[...(await docx.part(name)).matchAll(/<w:spacing\b[^>]*\bw:line="[^"]*"[^>]*>/g)].map((m) => m[0]));
+    }
+    expect(spacings.length).toBeGreaterThan(0);
+    expect(spacings.filter((spacing) => !/\bw:lineRule="auto"/.test(spacing))).toEqual([]);
   });
 
   it('shows only an http(s) source as a link', async () => {

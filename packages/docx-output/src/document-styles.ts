@@ -1,4 +1,4 @@
-import { BorderStyle, ShadingType, type IStylesOptions } from 'docx';
+import { BorderStyle, LineRuleType, ShadingType, type IStylesOptions } from 'docx';
 import type { PageGeometry } from './page-geometry.ts';
 
 /**
@@ -21,6 +21,13 @@ const HEADING_FONT = 'Calibri Light';
 export const CODE_FONT = 'Courier New';
 const MUTED = '595959';
 
+/**
+ * A line height as a multiple of the font's own (240 = single). `lineRule` must be said: without it LibreOffice reads
+ * `w:line` as an exact height in twips, and 276 twips (13.8 pt) is shorter than a 26 pt title's line, whose wrapped
+ * lines then print on top of each other. Word reads the missing rule as auto, so saying it changes nothing there.
+ */
+const lines = (multiple: number) => ({ line: Math.round(multiple * 240), lineRule: LineRuleType.AUTO });
+
 const heading = (size: number, before: number) => ({
   run: { font: HEADING_FONT, size, bold: true, color: '1F2937' },
   paragraph: { spacing: { before, after: 120 }, keepNext: true, keepLines: true },
@@ -31,7 +38,7 @@ export function documentStyles(): IStylesOptions {
     default: {
       document: {
         run: { font: BODY_FONT, size: 22 },
-        paragraph: { spacing: { after: 160, line: 276 } },
+        paragraph: { spacing: { after: 160, ...lines(1.15) } },
       },
       title: { run: { font: HEADING_FONT, size: 52, color: '111827' }, paragraph: { spacing: { after: 120 } } },
       heading1: heading(36, 360),
@@ -60,7 +67,7 @@ export function documentStyles(): IStylesOptions {
         next: 'Normal',
         run: { font: CODE_FONT, size: 19 },
         paragraph: {
-          spacing: { before: 120, after: 200, line: 240 },
+          spacing: { before: 120, after: 200, ...lines(1) },
           shading: { type: ShadingType.CLEAR, color: 'auto', fill: 'F3F4F6' },
           border: { top: box(), bottom: box(), left: box(), right: box() },
         },

@@ -9,8 +9,12 @@ export interface DocxInput {
   title: string;
   /** A line above the title. */
   headerText: string | null;
-  /** Written to the document properties (creator). */
+  /** Written to the document properties (creator) and printed in the byline under the title. */
   author: string | null;
+  /** The byline under the title, as the pdf prints it: site · author · date · address. */
+  site?: string | null;
+  /** ISO 8601 (its calendar date is printed) or any other string (printed as it is). */
+  date?: string | null;
   /** Shown under the title as a link when given. */
   sourceUrl: string | null;
   /** Sanitised article HTML (absolute URLs). */

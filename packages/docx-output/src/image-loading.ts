@@ -29,20 +29,33 @@ const DEFAULT_BUDGET_MS = 10_000;
 
 /** Loads every distinct image source once: `data:` URLs are decoded here, http(s) addresses go to the fetcher. */
 export async function loadImages(sources: Iterable<string>, options: ImageLoadOptions): Promise<Map<string, ImageOutcome>> {
+  return loadEach(sources, options, (source, deadline) => loadImage(source, options, deadline), { ok: false, reason: 'unreachable' });
+}
+
+/**
+ * Loads each distinct source once, `concurrency` at a time, within `budgetMs` for all of them together: `load` races
+ * the deadline it is given, and a source not started by then gets `late` without being tried.
+ */
+export async function loadEach<T>(
+  sources: Iterable<string>,
+  options: Pick<ImageLoadOptions, 'concurrency' | 'budgetMs'>,
+  load: (source: string, deadline: Promise<'late'>) => Promise<T>,
+  late: T,
+): Promise<Map<string, T>> {
   const pending = [...new Set(sources)].reverse();
-  const outcomes = new Map<string, ImageOutcome>();
+  const outcomes = new Map<string, T>();
   if (pending.length === 0) return outcomes;
 
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), options.budgetMs ?? DEFAULT_BUDGET_MS);
   });
-  let late = false;
-  void deadline.then(() => (late = true));
+  let over = false;
+  void deadline.then(() => (over = true));
 
   const worker = async (): Promise<void> => {
     for (let source = pending.pop(); source !== undefined; source = pending.pop()) {
-      outcomes.set(source, late ? { ok: false, reason: 'unreachable' } : await loadImage(source, options, deadline));
+      outcomes.set(source, over ? late : await load(source, deadline));
     }
   };
   try {

@@ -1,5 +1,6 @@
 import { absolute } from './lazy-images.ts';
 import { closestNamed, elementsNamed, tagSet } from './elements.ts';
+import { siteNameBesideHeadline } from './title.ts';
 
 /**
  * What a page states about itself — JSON-LD, `<meta>` tags, `<link rel=canonical>`, `<time>`, `<html lang dir>`.
@@ -12,13 +13,16 @@ export interface PageMetadata {
   image: string | null;
   lang: string | null;
   dir: 'ltr' | 'rtl' | null;
-  /** The site's own name (`og:site_name`, `application-name`), when it states one. */
+  /**
+   * The site's name as the page gives it, for taking it off the title: the name its title sets beside its own heading
+   * (`siteNameBesideHeadline`), else `og:site_name` or `application-name`, else the host of its canonical address.
+   */
   siteName: string | null;
 }
 
 type JsonObject = Record<string, unknown>;
 
-const METADATA_ELEMENTS = tagSet('meta', 'link', 'script', 'time');
+const METADATA_ELEMENTS = tagSet('meta', 'link', 'script', 'time', 'h1');
 const ARTICLE_OR_MAIN = tagSet('article', 'main');
 const ARTICLE_TYPE = /Article|BlogPosting|Posting|Report|NewsArticle|WebPage|Review|Recipe|HowTo/;
 
@@ -28,10 +32,11 @@ interface MetadataElements {
   links: Element[];
   jsonLd: Element[];
   times: Element[];
+  headings: Element[];
 }
 
 function gather(document: Document): MetadataElements {
-  const found: MetadataElements = { metas: [], links: [], jsonLd: [], times: [] };
+  const found: MetadataElements = { metas: [], links: [], jsonLd: [], times: [], headings: [] };
   for (const element of elementsNamed(document, METADATA_ELEMENTS)) {
     switch (element.localName) {
       case 'meta':
@@ -46,6 +51,9 @@ function gather(document: Document): MetadataElements {
       case 'time':
         if (element.getAttribute('datetime')) found.times.push(element);
         break;
+      case 'h1':
+        found.headings.push(element);
+        break;
     }
   }
   return found;
@@ -58,15 +66,31 @@ export function readMetadata(document: Document): PageMetadata {
   const nodes = jsonLdNodes(elements.jsonLd);
   const article = nodes.find((n) => typesOf(n).some((t) => ARTICLE_TYPE.test(t) && !/^WebPage$/.test(t)))
     ?? nodes.find((n) => typesOf(n).some((t) => ARTICLE_TYPE.test(t)));
+  const canonical = canonicalUrl(elements.links, meta, base);
   return {
-    canonicalUrl: canonicalUrl(elements.links, meta, base),
+    canonicalUrl: canonical,
     author: author(article, meta),
     date: publishedDate(elements.times, article, meta),
     image: leadImage(article, meta, elements.links, base),
     lang: statedLanguage(document, meta, article),
     dir: statedDirection(document),
-    siteName: meta.get('og:site_name') ?? meta.get('application-name') ?? null,
+    siteName: siteName(document, elements.headings, meta, canonical),
   };
+}
+
+/** The title's candidates are the ones Readability takes its title from; a page's first few headings are enough. */
+function siteName(document: Document, headings: Element[], meta: Map<string, string>, canonical: string | null): string | null {
+  const titles = [meta.get('og:title'), meta.get('twitter:title'), meta.get('dc:title'), document.title];
+  const texts = headings.slice(0, 8).map((heading) => heading.textContent ?? '');
+  return siteNameBesideHeadline(titles, texts) ?? meta.get('og:site_name') ?? meta.get('application-name') ?? hostOf(canonical);
+}
+
+function hostOf(url: string | null): string | null {
+  try {
+    return url ? new URL(url).hostname || null : null;
+  } catch {
+    return null;
+  }
 }
 
 /** `<meta>` values by lower-cased `property`, `name` or `itemprop`; the first value of a key wins. */

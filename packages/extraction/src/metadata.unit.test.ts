@@ -1,5 +1,6 @@
+import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { cleanByline, isoDate, normaliseLanguage } from './metadata.ts';
+import { cleanByline, isoDate, normaliseLanguage, readMetadata } from './metadata.ts';
 
 describe('isoDate', () => {
   it('keeps ISO 8601 and normalises its common variants', () => {
@@ -39,5 +40,19 @@ describe('normaliseLanguage', () => {
     expect(normaliseLanguage('de, en')).toBe('de');
     expect(normaliseLanguage('{{lang}}')).toBeNull();
     expect(normaliseLanguage('')).toBeNull();
+  });
+});
+
+describe('readMetadata: the site\'s name', () => {
+  const read = (head: string, body = '') =>
+    readMetadata(new JSDOM(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`, { url: 'http://127.0.0.1:8080/story' }).window.document);
+
+  it('is the name the title sets beside the page\'s heading first, then the stated name, then the canonical host', () => {
+    const title = '<title>Marathon in One Year for Beginners » Take The Magic Step®</title>';
+    const heading = '<header><h1>TMS</h1></header><article><h1>Marathon in One Year for Beginners</h1></article>';
+    expect(read(`${title}<meta property="og:site_name" content="TMS">`, heading).siteName).toBe('Take The Magic Step®');
+    expect(read(`${title}<meta property="og:site_name" content="TMS">`).siteName).toBe('TMS');
+    expect(read(`${title}<link rel="canonical" href="https://takethemagicstep.com/marathon">`).siteName).toBe('takethemagicstep.com');
+    expect(read(title).siteName).toBeNull();
   });
 });

@@ -59,3 +59,32 @@ function mainLabel(host: string): string {
   const keep = labels.length >= 3 && labels[labels.length - 2]!.length <= 3 && labels[labels.length - 1]!.length === 2 ? 3 : 2;
   return compact(labels[labels.length - keep] ?? '');
 }
+
+/**
+ * The site's name as the page's title puts it beside the headline, found by agreement with the page's own heading:
+ * when a title ("Marathon in One Year for Beginners » Take The Magic Step®") is a heading of the page on one side of a
+ * separator and a short name on the other, that name is the site's — whatever the site, and wherever the page was
+ * fetched from (a copy on another host names no site by its address). The heading must be the longer side, in words
+ * and in letters: a site whose logo is an `<h1>` ("The Harbour Gazette") would otherwise make a short headline look
+ * like the site's name.
+ */
+export function siteNameBesideHeadline(titles: (string | null | undefined)[], headings: string[]): string | null {
+  const heads = new Set(headings.map(compact).filter((heading) => heading.length >= 3));
+  if (heads.size === 0) return null;
+  for (const title of titles) {
+    if (!title) continue;
+    const parts = splitKeepingSeparators(title.replace(/\s+/g, ' ').trim());
+    if (parts.length < 3) continue;
+    for (const [headline, name] of [
+      [parts.slice(0, -2).join(''), parts[parts.length - 1]!],
+      [parts.slice(2).join(''), parts[0]!],
+    ] as const) {
+      const site = name.trim();
+      const shorter = words(site) < words(headline) && compact(site).length < compact(headline).length;
+      if (heads.has(compact(headline)) && words(site) <= MAX_SITE_WORDS && compact(site).length >= 3 && shorter) {
+        return site;
+      }
+    }
+  }
+  return null;
+}

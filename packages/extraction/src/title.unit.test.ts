@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutSiteName } from './title.ts';
+import { siteNameBesideHeadline, withoutSiteName } from './title.ts';
 
 describe('withoutSiteName: the headline without the site name the page title carries', () => {
   it('drops a last or first segment that is the stated site name or the host', () => {
@@ -26,5 +26,31 @@ describe('withoutSiteName: the headline without the site name the page title car
 
   it('drops a separator left dangling at the end', () => {
     expect(withoutSiteName('Sea wall plan goes to a vote -', [null, null])).toBe('Sea wall plan goes to a vote');
+  });
+});
+
+describe('siteNameBesideHeadline: the name a title sets beside the page\'s own heading', () => {
+  const TITLE = 'Marathon in One Year for Beginners » Take The Magic Step®';
+
+  it('is the short side of a separator whose other side is a heading of the page, at either end', () => {
+    expect(siteNameBesideHeadline([TITLE], ['Marathon in One Year for Beginners'])).toBe('Take The Magic Step®');
+    expect(siteNameBesideHeadline([null, 'Harbour Gazette | Sea wall plan goes to a vote'], ['Sea wall plan goes to a vote']))
+      .toBe('Harbour Gazette');
+    // A colon straight after a word is a headline's own ("Python: the good parts"), not a separator.
+    expect(siteNameBesideHeadline(['Harbour Gazette: Sea wall plan goes to a vote'], ['Sea wall plan goes to a vote'])).toBeNull();
+  });
+
+  it('names nothing without agreement, for long names, or when the heading is the shorter side (a logo)', () => {
+    expect(siteNameBesideHeadline([TITLE], ['How to train for a marathon'])).toBeNull();
+    expect(siteNameBesideHeadline(['Sea wall plan | A very long name for a site'], ['Sea wall plan'])).toBeNull();
+    // The site's logo is an <h1>: a short headline must not be taken for the site's name.
+    expect(siteNameBesideHeadline(['Sea wall vote | The Harbour Gazette'], ['The Harbour Gazette'])).toBeNull();
+    expect(siteNameBesideHeadline(['Marathon in One Year for Beginners'], ['Marathon in One Year for Beginners'])).toBeNull();
+  });
+
+  it('takes the site off the title with withoutSiteName, on a copy whose host names no site', () => {
+    const name = siteNameBesideHeadline([TITLE], ['Marathon in One Year for Beginners']);
+    expect(withoutSiteName(TITLE, [name, '127.0.0.1'])).toBe('Marathon in One Year for Beginners');
+    expect(withoutSiteName(TITLE, [null, '127.0.0.1'])).toBe(TITLE);
   });
 });
