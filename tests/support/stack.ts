@@ -128,20 +128,28 @@ export class Stack {
     };
     await migrateDatabase(databaseUrl);
     const stack = new Stack(namespace, env, url, connect(databaseUrl, { max: 4 }), true, options.metricsPorts);
-    const without = new Set(options.without ?? []);
-    if (!without.has('projector')) stack.spawn('projector');
-    if (!without.has('renderer')) for (let i = 0; i < (options.renderers ?? 1); i++) stack.spawn('renderer');
-    if (!without.has('dispatcher')) stack.spawn('dispatcher');
-    if (!without.has('api')) {
-      stack.spawn('api');
-      // Ready means jobs flow, so a stack without its consumers is never ready: then the API being up is enough.
-      if (without.has('projector') || without.has('renderer') || without.has('dispatcher')) await stack.waitReady(60_000, '/healthz');
-      else await stack.waitReady();
+    // A stack that never gets ready is stopped before the error goes up: its apps would otherwise outlive the test
+    // (the exit hook above runs only when this process ends normally) and slow every stack started after it.
+    try {
+      const without = new Set(options.without ?? []);
+      if (!without.has('projector')) stack.spawn('projector');
+      if (!without.has('renderer')) for (let i = 0; i < (options.renderers ?? 1); i++) stack.spawn('renderer');
+      if (!without.has('dispatcher')) stack.spawn('dispatcher');
+      if (!without.has('api')) {
+        stack.spawn('api');
+        // Ready means jobs flow, so a stack without its consumers is never ready: then the API being up is enough.
+        if (without.has('projector') || without.has('renderer') || without.has('dispatcher')) await stack.waitReady(60_000, '/healthz');
+        else await stack.waitReady();
+      }
+      // Renderers start a browser and worker threads: wait until they consume, so a test's clock starts with them.
+      // A stack quieter than info says nothing of it; then readiness (every group has a member) is the proof.
+      const quiet = ['warn', 'error', 'fatal', 'silent'].includes(env.FOLIO_LOG_LEVEL!);
+      if (!quiet) await Promise.all(stack.apps.map((app) => stack.waitConsuming(app)));
+    } catch (error) {
+      await Promise.all(stack.apps.map((app) => app.kill()));
+      await stack.database.close();
+      throw error;
     }
-    // Renderers start a browser and worker threads: wait until they consume, so a test's clock starts with them.
-    // A stack quieter than info says nothing of it; then readiness (every group has a member) is the proof.
-    const quiet = ['warn', 'error', 'fatal', 'silent'].includes(env.FOLIO_LOG_LEVEL!);
-    if (!quiet) await Promise.all(stack.apps.map((app) => stack.waitConsuming(app)));
     return stack;
   }
 
