@@ -7,8 +7,12 @@ import { NoArticleError } from './errors.ts';
 import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
 import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
+import {
+  ARTICLE_KEPT_WORDS, mainRegionOf, REGION_RATIO, regionContent, regionIsBetter, statesArticle, unwrapNoscriptContent,
+} from './main-region.ts';
 import { prepareForReadability } from './prepare.ts';
 import { nodeToText } from './text.ts';
+import { textLength } from './text-measure.ts';
 import { withoutSiteName } from './title.ts';
 import { countWords } from './words.ts';
 
@@ -57,28 +61,67 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const document = parseDocument(stash.html, options.url);
   const metadata = readMetadata(document);
   resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
+  unwrapNoscriptContent(document);
   const prepared = prepareForReadability(document);
+  // The page's main region (main-region.ts): how much text it holds, and whether the page states it is an article,
+  // are read before Readability rewrites the document.
+  const region = mainRegionOf(document);
+  const article = region ? statesArticle(document) : false;
+  const pageTitle = document.title;
 
   const parsed = new FastReadability(document, { serializer: (node) => node as Element, keepClasses: true }).parse();
-  const content = parsed?.content;
-  if (!parsed || !content) throw new NoArticleError();
-  cleanArticle(content, parsed.title ?? '');
-  options.sanitize?.(content, stash.restoreText);
-
-  const text = nodeToText(content);
+  const title = parsed?.title ?? pageTitle ?? '';
+  let content: Element | null = parsed?.content ?? null;
+  let text = '';
+  if (content) {
+    cleanArticle(content, title);
+    text = nodeToText(content);
+  }
+  // The region can only be better when it holds REGION_RATIO times the text Readability kept, before its cleanup:
+  // most articles end here, and the page is parsed again (Readability has rewritten this copy) only for the others.
+  const chosenLength = content ? textLength(content) : 0;
+  if (region && region.length >= chosenLength * REGION_RATIO && !(article && countWords(text) >= ARTICLE_KEPT_WORDS)) {
+    const again = mainRegionOf(freshDocument(stash, options.url));
+    if (again) {
+      const candidate = regionContent(again.element);
+      cleanArticle(candidate, title);
+      const candidateText = nodeToText(candidate);
+      if (regionIsBetter(text, candidateText)) {
+        content = candidate;
+        text = candidateText;
+      }
+    }
+  }
+  if (!content || countWords(text) === 0) {
+    // Readability found nothing to keep, nor is there a main region that holds something: the page's body, without
+    // its frame (navigation, header, footer, hidden and interactive elements), is its content if anything is. Only a
+    // page where nothing is left is refused.
+    const body = freshDocument(stash, options.url).body;
+    if (body) {
+      const candidate = regionContent(body);
+      cleanArticle(candidate, title);
+      content = candidate;
+      text = nodeToText(candidate);
+    }
+  }
+  if (!content) throw new NoArticleError();
+  if (options.sanitize) {
+    options.sanitize(content, stash.restoreText);
+    text = nodeToText(content);
+  }
   const wordCount = countWords(text);
   if (wordCount === 0) throw new NoArticleError();
 
   const lang = metadata.lang ?? detectLanguage(text);
-  const statedDir = metadata.dir ?? directionOf(parsed.dir);
+  const statedDir = metadata.dir ?? directionOf(parsed?.dir);
   const url = metadata.canonicalUrl ?? options.url;
   return {
-    title: withoutSiteName(cleanTitle(parsed.title ?? ''), [metadata.siteName, hostname(options.url) ?? hostname(url)]),
+    title: withoutSiteName(cleanTitle(title), [metadata.siteName, hostname(options.url) ?? hostname(url)]),
     url,
     site: hostname(options.url) ?? hostname(url),
-    author: metadata.author ?? byline(parsed.byline) ?? byline(prepared.byline),
-    date: metadata.date ?? (parsed.publishedTime ? isoDate(parsed.publishedTime) : null),
-    excerpt: parsed.excerpt?.replace(/\s+/g, ' ').trim() || null,
+    author: metadata.author ?? byline(parsed?.byline) ?? byline(prepared.byline),
+    date: metadata.date ?? (parsed?.publishedTime ? isoDate(parsed.publishedTime) : null),
+    excerpt: parsed?.excerpt?.replace(/\s+/g, ' ').trim() || null,
     image: stash.restoreText(metadata.image ?? firstImage(content) ?? '') || null,
     lang,
     dir: statedDir ?? detectDirection(text, metadata.lang) ?? (lang && isRtlLanguage(lang) ? 'rtl' : null),
@@ -86,6 +129,15 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     text,
     wordCount,
   };
+}
+
+/** The page parsed and prepared again as for Readability, for a second look after Readability has rewritten the first. */
+function freshDocument(stash: ReturnType<typeof stashDataUrls>, url: string | null): Document {
+  const document = parseDocument(stash.html, url);
+  resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
+  unwrapNoscriptContent(document);
+  prepareForReadability(document);
+  return document;
 }
 
 /**

@@ -47,7 +47,10 @@ const MIN_GUARDED = 500;
 export function classWords(element: Element): string[] {
   const raw = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   if (raw.trim() === '') return [];
-  return raw.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  // Utility classes with a variant prefix (`print:break-inside-avoid`, `md:hidden`, `[&_a]:underline`) style the
+  // element under a condition; they name nothing it is, and `print:` on a code block is not a print-only copy.
+  const named = raw.includes(':') ? raw.split(/\s+/).filter((token) => !token.includes(':')).join(' ') : raw;
+  return named.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
 
 export function removeFurniture(root: Element): void {

@@ -1,0 +1,150 @@
+import { removeFurniture } from './boilerplate.ts';
+import { descendants, elementsNamed, tagSet } from './elements.ts';
+import { textLength } from './text-measure.ts';
+
+/**
+ * The page's own statement of where its main content is: the `<main>` element or the element with `role="main"`
+ * (the largest, when a page has several), with its text length (characters without whitespace, `textLength`).
+ * Readability looks for the one block of prose with the best score, which on a page that is not one article — a
+ * forum thread, a product, a list of courses, a grid of products — keeps one post, one description or nothing; the
+ * region stands in when Readability kept only a small part of it.
+ */
+export function mainRegionOf(document: Document): { element: Element; length: number } | null {
+  const body = document.body;
+  if (!body) return null;
+  let best: Element | null = null;
+  let bestLength = 0;
+  for (const element of descendants(body)) {
+    const role = element.getAttribute('role');
+    if (element.localName !== 'main' && !(role && role.trim().toLowerCase() === 'main')) continue;
+    if (best && best.contains(element)) continue;
+    const length = textLength(element);
+    if (length > bestLength) {
+      best = element;
+      bestLength = length;
+    }
+  }
+  return best ? { element: best, length: bestLength } : null;
+}
+
+/** What a reader never sees, or cannot use in a document: hidden elements, form controls, media without text. */
+const UNSEEN = tagSet('script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas',
+  'button', 'select', 'input', 'textarea', 'option', 'dialog', 'link', 'meta');
+
+/**
+ * The region made into article content as Readability would have given it: a `<div>` holding its content, without
+ * what is hidden or interactive and without the furniture rules' navigation, share bars and rails. (The cleanup that
+ * follows for every article — related links, notices, the head's repeated headline — runs on it too.)
+ */
+export function regionContent(region: Element): Element {
+  const document = region.ownerDocument;
+  const content = document.createElement('div');
+  // The region's own children move (the caller hands over a copy, or a document it has no further use for).
+  content.append(...Array.from(region.childNodes));
+  const total = textLength(content);
+  for (const element of descendants(content)) {
+    if (!content.contains(element)) continue;
+    if (UNSEEN.has(element.localName)) element.remove();
+    // A hidden wrapper around most of the region is content a script reveals on load (a "lockdown" or fade-in
+    // wrapper): a reader sees it, so it stays.
+    else if (isHidden(element) && textLength(element) <= total * HIDDEN_WRAPPER_SHARE) element.remove();
+  }
+  removeFurniture(content);
+  return content;
+}
+
+const HIDDEN_WRAPPER_SHARE = 0.5;
+
+function isHidden(element: Element): boolean {
+  if (element.hasAttribute('hidden')) return true;
+  if (element.getAttribute('aria-hidden') === 'true') return true;
+  const style = element.getAttribute('style');
+  return style !== null && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
+}
+
+/** Words of a text, lower-cased, with their counts. */
+export function wordCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * Whether the region should replace Readability's choice: it holds much more reading text than Readability kept
+ * (at least `ratio` times its words, and `extra` words more), and it holds what Readability kept (most of its words),
+ * so that it is the same place on the page grown to its full extent, not another part of the page.
+ */
+export function regionIsBetter(chosenText: string, regionText: string, ratio = REGION_RATIO, extra = REGION_EXTRA): boolean {
+  const chosen = wordCounts(chosenText);
+  const region = wordCounts(regionText);
+  let chosenWords = 0;
+  let shared = 0;
+  for (const [word, count] of chosen) {
+    chosenWords += count;
+    shared += Math.min(count, region.get(word) ?? 0);
+  }
+  let regionWords = 0;
+  for (const count of region.values()) regionWords += count;
+  if (regionWords < chosenWords * ratio || regionWords < chosenWords + extra) return false;
+  return chosenWords === 0 || shared >= chosenWords * REGION_HOLDS;
+}
+
+export const REGION_RATIO = 1.5;
+export const REGION_EXTRA = 50;
+/** Share of Readability's words the region must hold to be the same place on the page. */
+const REGION_HOLDS = 0.8;
+
+/** `<noscript>` content that is a page's body for readers without JavaScript (a forum's server-rendered thread). */
+const NOSCRIPT = tagSet('noscript');
+const MIN_NOSCRIPT_TEXT = 200;
+
+/**
+ * Pages are read with scripting off, as a reader without JavaScript sees them; a `<noscript>` block is what such
+ * a reader gets instead of the script's rendering, and some platforms put the whole page there. Readability drops
+ * every `<noscript>`; a block with real text (MIN_NOSCRIPT_TEXT characters or more) is unwrapped instead, so
+ * that its content can be chosen. Small ones (tracking pixels, "enable JavaScript" notes) stay and are dropped.
+ */
+export function unwrapNoscriptContent(document: Document): void {
+  const body = document.body;
+  if (!body) return;
+  for (const element of elementsNamed(body, NOSCRIPT)) {
+    if (!element.isConnected || !element.firstElementChild) continue;
+    if (textLength(element) < MIN_NOSCRIPT_TEXT) continue;
+    element.replaceWith(...Array.from(element.childNodes));
+  }
+}
+
+
+/** JSON-LD types of one article, and of pages that are something else even when they also call themselves one. */
+const ARTICLE_TYPES = /"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|BlogPosting|OpinionNewsArticle|AnalysisNewsArticle|ReportageNewsArticle|Report|ScholarlyArticle|LiveBlogPosting)"/;
+const OTHER_TYPES = /"@type"\s*:\s*\[?\s*"(?:DiscussionForumPosting|QAPage|Question|Product|ProductGroup|ItemList|CollectionPage|SearchResultsPage|FAQPage)"/;
+const JSON_LD = tagSet('script');
+const META = tagSet('meta');
+
+/**
+ * Whether the page states that it is one article (`og:type` article and a JSON-LD article type) and no forum thread,
+ * product or list. On such a page Readability's choice of the article is kept unless it kept almost nothing: the
+ * main region around an article holds its related stories, author boxes and comments.
+ */
+export function statesArticle(document: Document): boolean {
+  let openGraph = false;
+  for (const meta of elementsNamed(document, META)) {
+    if (meta.getAttribute('property')?.trim().toLowerCase() === 'og:type') {
+      openGraph ||= meta.getAttribute('content')?.trim().toLowerCase() === 'article';
+    }
+  }
+  // Either signal alone is stated by whole sites on every page (a CMS's default og:type, a theme's Article markup
+  // on its index pages); an article page states both.
+  if (!openGraph) return false;
+  let jsonLd = false;
+  for (const script of elementsNamed(document, JSON_LD)) {
+    if (!/ld\+json/i.test(script.getAttribute('type') ?? '')) continue;
+    const json = script.textContent ?? '';
+    if (OTHER_TYPES.test(json)) return false;
+    jsonLd ||= ARTICLE_TYPES.test(json);
+  }
+  return jsonLd;
+}
+
+/** Words Readability must have kept of a stated article for its choice to stand against the main region. */
+export const ARTICLE_KEPT_WORDS = 50;

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { extractArticle, NoArticleError } from './index.ts';
+import { prose } from './test-pages.ts';
+
+/**
+ * Pages that are not one article — a forum thread, a product, a list, a grid — convert with their main content;
+ * only a page with nothing to keep is refused (NoArticleError, the interface's parse_failed). Hand-written pages.
+ */
+const URL = 'https://shop.example.org/somewhere/page';
+
+const frame = (main: string, title = 'Somewhere') => `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>${title}</title></head>
+<body>
+<header class="site-header"><a href="/">Example</a>
+  <nav><ul><li><a href="/a">Shop</a></li><li><a href="/b">Help</a></li><li><a href="/c">Blog</a></li></ul></nav></header>
+${main}
+<footer class="site-footer"><p>© 2025 Example Ltd. All rights reserved.</p>
+  <ul><li><a href="/privacy">Privacy</a></li><li><a href="/terms">Terms</a></li></ul></footer>
+</body></html>`;
+
+const REPLIES = [
+  'I had the same problem after the update, the pump stopped priming until I reset the controller twice.',
+  'Check the inlet filter first; mine was clogged with sand and the pressure dropped to almost nothing.',
+  'Thanks, cleaning the filter fixed it here as well, it primes in under a minute now.',
+  'For what it is worth the manual says to replace that filter every spring, which nobody ever does.',
+  'Mine still loses prime overnight, so I suspect the foot valve rather than the filter in my case.',
+];
+
+describe('extractArticle: pages that are not one article', () => {
+  it('keeps every reply of a thread, not only the question', () => {
+    // Replies marked up as comments, as question-and-answer sites do: Readability takes "comment" for page furniture.
+    const posts = REPLIES.map((text, i) => `<div class="comment" id="reply-${i}">
+        <div class="comment-meta"><a href="/u/user${i}">user${i}</a> <span>May ${i + 1}, 2025</span></div>
+        <div class="comment-text"><p>${text}</p></div></div>`).join('\n');
+    const html = frame(`<main><h1>Pump will not prime after firmware update</h1>
+      <div class="post" id="op"><div class="body"><p>Since yesterday's firmware update my garden pump will not prime at all.
+      It runs, hums and moves no water. I have bled the line, checked the seals and restarted it several times, and
+      nothing changed, so I am asking here before I take it apart on the bench this weekend.</p></div></div>
+      ${posts}</main>`, 'Pump will not prime after firmware update - Example Forum');
+    const article = extractArticle(html, { url: URL });
+    for (const reply of REPLIES) expect(article.text).toContain(reply);
+    expect(article.text).toContain('Since yesterday');
+    expect(article.text).not.toContain('All rights reserved');
+  });
+
+  it('keeps a product description with its specification table', () => {
+    const html = frame(`<main><div class="product">
+      <h1>Trail Kettle 1.2 L</h1><p class="price">€39.00</p>
+      <div class="description"><p>A titanium kettle that nests a gas canister and a small stove, with a folding handle
+      and a lid that doubles as a cup. Light enough for long trips and tough enough for daily use at camp.</p></div>
+      <ul class="tabs"><li><a href="#d">Description</a></li><li><a href="#s">Specifications</a></li><li><a href="#r">Reviews</a></li></ul>
+      <div class="tab-panel" id="s"><h2>Specifications</h2>
+      <table><tr><th>Weight</th><td>142 g</td></tr><tr><th>Volume</th><td>1.2 litres</td></tr>
+      <tr><th>Material</th><td>Grade 2 titanium</td></tr><tr><th>Diameter</th><td>118 mm</td></tr></table></div>
+      </div></main>`, 'Trail Kettle 1.2 L');
+    const article = extractArticle(html, { url: URL });
+    expect(article.text).toContain('A titanium kettle');
+    expect(article.text).toContain('Grade 2 titanium');
+    expect(article.contentHtml).toContain('<table');
+  });
+
+  it('keeps every item of a listing, links and all', () => {
+    const courses = ['Soil science', 'Pruning fruit trees', 'Composting at home', 'Rainwater harvesting', 'Seed saving', 'Hedge laying'];
+    const items = courses.map((name, i) => `<li class="course-card"><h3><a href="/courses/${i}">${name}</a></h3>
+      <p>A ${i + 2}-week evening course.</p><a href="/courses/${i}">Read more</a></li>`).join('\n');
+    const html = frame(`<main><h1>Evening courses</h1><p>All our courses for the autumn term.</p>
+      <ul class="course-list">${items}</ul></main>`, 'Evening courses');
+    const article = extractArticle(html, { url: URL });
+    for (const name of courses) expect(article.text).toContain(name);
+    expect(article.contentHtml).toContain('<li');
+  });
+
+  it('reads a thread that a page serves to readers without JavaScript inside <noscript>', () => {
+    const thread = REPLIES.map((text) => `<div class="crawler-post"><p>${text}</p></div>`).join('');
+    const html = frame(`<div id="app"></div><noscript><div id="main-outlet"><h1>Pump will not prime</h1>${thread}</div></noscript>`);
+    const article = extractArticle(html, { url: URL });
+    for (const reply of REPLIES) expect(article.text).toContain(reply);
+  });
+
+  it('converts a page whose main content is short', () => {
+    const html = frame('<main><h1>Opening hours</h1><p>We are open Monday to Friday, nine to five.</p></main>', 'Opening hours');
+    expect(extractArticle(html, { url: URL }).text).toContain('We are open Monday to Friday, nine to five.');
+  });
+
+  it('converts a page whose content waits in a hidden wrapper for a script to reveal it', () => {
+    const html = frame(`<div class="lockdown-content" style="display:none"><h1>Trail Kettle 1.2 L</h1>
+      <p>A titanium kettle that nests a gas canister and a small stove, with a folding handle and a lid that doubles
+      as a cup.</p><p>Weight 142 g. Volume 1.2 litres. Grade 2 titanium.</p></div>`, 'Trail Kettle 1.2 L');
+    const article = extractArticle(html, { url: URL });
+    expect(article.text).toContain('A titanium kettle that nests a gas canister');
+    expect(article.text).toContain('Grade 2 titanium');
+  });
+
+  it('keeps an article to itself when the page states it is one, and keeps the list around it when it does not', () => {
+    // Cards that are links, as a list of stories is: Readability leaves them out, the main region holds them.
+    const teasers = Array.from({ length: 8 }, (_, i) => `<div class="card"><a href="/story/${i}"><h3>Story number ${i}</h3>
+      <p>A summary of another story on the site, long enough to read as prose: what happened, where it happened and
+      who said what about it at the meeting on the quay last week (${i}).</p></a></div>`).join('');
+    const body = `<main><article><h1>Sea wall plan goes to a vote</h1>${prose(6)}</article>
+      <section class="more-stories">${teasers}</section></main>`;
+    const stated = `<meta property="og:type" content="article">
+      <script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"Sea wall plan goes to a vote"}</script>`;
+    const article = extractArticle(frame(body, 'Sea wall plan goes to a vote').replace('</head>', `${stated}</head>`), { url: URL });
+    expect(article.text).toContain('harbour commission');
+    expect(article.text).not.toContain('A summary of another story');
+    const unstated = extractArticle(frame(body, 'Sea wall plan goes to a vote'), { url: URL });
+    expect(unstated.text).toContain('A summary of another story');
+  });
+
+  it('still refuses a page with nothing but its frame', () => {
+    expect(() => extractArticle(frame('<main></main>'), { url: URL })).toThrow(NoArticleError);
+    expect(() => extractArticle(frame('<div id="app"></div><noscript>Please enable JavaScript.</noscript>'), { url: URL }))
+      .toThrow(NoArticleError);
+  });
+});
