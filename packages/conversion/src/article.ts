@@ -6,6 +6,7 @@ import {
   detectDirection,
   detectLanguage,
   extractArticle,
+  hostOf,
   htmlToText,
   nodeToText,
   NoArticleError,
@@ -44,14 +45,10 @@ export async function articleFrom(
       throw error;
     });
     try {
-      const article = extractArticle(withinNesting(page.html), {
+      return extractArticle(withinNesting(page.html), {
         url: page.url,
         sanitize: (content, restore) => sanitizeContent(content, { baseUrl: page.url, restore }),
       });
-      // `site` is the host of `url`, which is the page's canonical address when it states one: the two are printed
-      // side by side under the title and must name the same place, and the canonical address is the one the page
-      // says readers should cite (the address fetched may be a mirror, a tracking redirect's end or a local copy).
-      return { ...article, site: hostOf(article.url) ?? article.site };
     } catch (error) {
       if (error instanceof NoArticleError) throw new ConversionError('parse_failed', 'the page loaded, but no article was found in it');
       throw error;
@@ -92,15 +89,6 @@ function safeMarkup(html: string, baseUrl: string | null): { contentHtml: string
   if (plain) return { contentHtml: plain.html(), text: nodeToText(plain.body), contentTree: plain.body };
   const contentHtml = sanitizeHtml(within, { baseUrl });
   return { contentHtml, text: htmlToText(contentHtml) };
-}
-
-function hostOf(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    return new URL(url).hostname || null;
-  } catch {
-    return null;
-  }
 }
 
 function excerptOf(text: string): string | null {

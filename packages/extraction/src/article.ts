@@ -1,3 +1,4 @@
+import { hostOf } from './host.ts';
 import { Readability } from '@mozilla/readability';
 import { cleanArticle } from './cleanup.ts';
 import { elementsNamed, tagSet } from './elements.ts';
@@ -116,9 +117,11 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const statedDir = metadata.dir ?? directionOf(parsed?.dir);
   const url = metadata.canonicalUrl ?? options.url;
   return {
-    title: withoutSiteName(cleanTitle(title), [metadata.siteName, hostname(options.url) ?? hostname(url)]),
+    title: withoutSiteName(cleanTitle(title), [metadata.siteName, hostOf(options.url) ?? hostOf(url)]),
     url,
-    site: hostname(options.url) ?? hostname(url),
+    // The host of `url`, the canonical address when the page states one: the two are printed side by side and must
+    // name the same place (the address fetched may be a mirror, a redirect's end or a local copy).
+    site: hostOf(url) ?? hostOf(options.url),
     author: metadata.author ?? byline(parsed?.byline) ?? byline(prepared.byline),
     date: metadata.date ?? (parsed?.publishedTime ? isoDate(parsed.publishedTime) : null),
     excerpt: parsed?.excerpt?.replace(/\s+/g, ' ').trim() || null,
@@ -172,15 +175,6 @@ function cleanTitle(title: string): string {
     })
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-function hostname(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    return new URL(url).hostname || null;
-  } catch {
-    return null;
-  }
 }
 
 function byline(value: string | null | undefined): string | null {

@@ -1,3 +1,4 @@
+import { hostOf } from './host.ts';
 import { absolute } from './lazy-images.ts';
 import { closestNamed, elementsNamed, tagSet } from './elements.ts';
 import { siteNameBesideHeadline } from './title.ts';
@@ -83,14 +84,6 @@ function siteName(document: Document, headings: Element[], meta: Map<string, str
   const titles = [meta.get('og:title'), meta.get('twitter:title'), meta.get('dc:title'), document.title];
   const texts = headings.slice(0, 8).map((heading) => heading.textContent ?? '');
   return siteNameBesideHeadline(titles, texts) ?? meta.get('og:site_name') ?? meta.get('application-name') ?? hostOf(canonical);
-}
-
-function hostOf(url: string | null): string | null {
-  try {
-    return url ? new URL(url).hostname || null : null;
-  } catch {
-    return null;
-  }
 }
 
 /** `<meta>` values by lower-cased `property`, `name` or `itemprop`; the first value of a key wins. */
