@@ -100,7 +100,7 @@ refuse "a short FOLIO_KEY_SECRET" "at least 32 characters" --set secrets.values.
 say "NOTES.txt renders; refused: KEDA to zero, a worker without metrics, a short key secret"
 
 # --- 3. README's knobs are values
-exceptions="FOLIO_CACHE_DIR FOLIO_JAVA FOLIO_FAULT_RENDER_DELAY_MS FOLIO_FAULT_THROW_ON FOLIO_FAULT_CRASH_ON FOLIO_METRICS_PORT"
+exceptions="FOLIO_CACHE_DIR FOLIO_JAVA FOLIO_FAULT_RENDER_DELAY_MS FOLIO_FAULT_THROW_ON FOLIO_FAULT_CRASH_ON FOLIO_FAULT_UNCONFIRMED_ON FOLIO_METRICS_PORT"
 knobs=$(sed -n '/^## Configuration/,/^## /p' README.md | grep '^| `' | cut -d'|' -f2 | grep -o '`[A-Z][A-Z0-9_]*`' | tr -d '`' | sort -u)
 [[ -n "$knobs" ]] || die "found no knobs in README's configuration table"
 missing=()

@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startKafka, type KafkaService } from '../infra/services/index.ts';
 import { Stack } from './support/stack.ts';
+import { historyOf } from './support/jobs.ts';
+
+/** Inputs with this marker are written, then reported to the API as writes of unknown outcome (FOLIO_FAULT_UNCONFIRMED_ON). */
+const UNCONFIRMED = 'UNCONFIRMED-WRITE';
 
 describe('the Kafka broker stopped for 10 s under load, then restarted', () => {
   let kafka: KafkaService;
@@ -15,7 +19,7 @@ describe('the Kafka broker stopped for 10 s under load, then restarted', () => {
     // A broker of this test's own, so stopping it disturbs no other test.
     ports = { port: await freePort(), controllerPort: await freePort(), dataDir: mkdtempSync(join(tmpdir(), 'folio-kafka-')) };
     kafka = await startKafka(ports);
-    stack = await Stack.start({ renderers: 2, env: { KAFKA_BROKERS: kafka.brokers } });
+    stack = await Stack.start({ renderers: 2, env: { KAFKA_BROKERS: kafka.brokers, FOLIO_FAULT_UNCONFIRMED_ON: UNCONFIRMED } });
     // Paid: the load is several hundred documents, past a free key's 100 a month.
     key = await stack.createKey('paid');
   });
@@ -58,5 +62,29 @@ describe('the Kafka broker stopped for 10 s under load, then restarted', () => {
     expect(effective).toBe(accepted.length);
     // Any request refused while the broker was away was refused with a retryable interface error, not lost silently.
     for (const status of refused) expect(status).toBe(422);
+  });
+
+  it('writes a JobQueued again when its first write had an unknown outcome: the caller gets its job, converted and counted once', async () => {
+    // What the broker-restart run above can meet by chance (a write cut off by its deadline while the broker went
+    // away, which the broker had appended), made certain: answering these callers "refused" would leave them a job
+    // that runs and is metered all the same.
+    const queued = await stack.request('POST', '/v2/convert', { key, json: { markdown: `${UNCONFIRMED} async`, output: 'text', async: true } });
+    expect(queued.status).toBe(202);
+    const sync = await stack.request('POST', '/v2/convert', { key, json: { markdown: `${UNCONFIRMED} sync`, output: 'text' } });
+    expect(sync.status).toBe(200);
+    expect(sync.text).toContain(`${UNCONFIRMED} sync`);
+    expect((await stack.waitForJob(key, queued.body.job_id, 60_000)).status).toBe('succeeded');
+    const [{ job_id: syncJob }] = (await stack.sql`
+      select job_id from job_history where type = 'JobQueued' and data->'input'->>'text' = ${`${UNCONFIRMED} sync`}`) as unknown as [{ job_id: string }];
+
+    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    expect(metrics).toMatch(/^folio_jobs_rewritten_total\{settled="appended"\} 2$/m);
+    for (const id of [queued.body.job_id as string, syncJob]) {
+      const history = await historyOf(stack, id);
+      // Both copies carry one event id, applied once, and the job runs once: its renderer knows it finished it.
+      expect(history.map((e) => e.type)).toEqual(['JobQueued', 'JobProcessing', 'JobSucceeded']);
+      const [{ counted }] = (await stack.sql`select count(*)::int as counted from usage where job_id = ${id}`) as unknown as [{ counted: number }];
+      expect(counted).toBe(1);
+    }
   });
 });

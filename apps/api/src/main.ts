@@ -9,13 +9,14 @@ import { JobWatch } from './jobs/watch.ts';
 import { SyncLane } from './jobs/sync-lane.ts';
 import { RateLimiter } from './rate-limits/limiter.ts';
 import { flowCheck, syncLaneCheck } from './flow-check.ts';
+import { injectFaults } from './faults.ts';
 
 await runService('api', async ({ config, logger }) => {
   await migrateDatabase(config.databaseUrl);
   const database = connect(config.databaseUrl, { max: 20 });
   const log = connectEventLog(config, logger, 'folio-api');
   await prepareTopics(config, log);
-  const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
+  const publisher = injectFaults(new EventPublisher(log.kafka, log.codec, log.topics), config.faults);
   await publisher.connect();
   const store = createBlobStore(config);
   const watch = new JobWatch(database.sql, logger);

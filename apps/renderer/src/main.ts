@@ -7,6 +7,7 @@ import { ConversionPool } from '@folio/conversion';
 import { PdfRenderer } from '@folio/pdf';
 import { startLane } from './lane.ts';
 import { RenderSlots } from './slots.ts';
+import { FinishedJobs } from './finished-jobs.ts';
 
 await runService('renderer', async ({ config, logger }) => {
   const log = connectEventLog(config, logger, 'folio-renderer');
@@ -37,6 +38,7 @@ await runService('renderer', async ({ config, logger }) => {
     claimCheckBytes: config.claimCheckBytes,
     syncTimeoutMs: config.syncTimeoutMs,
     faults: config.faults,
+    finished: new FinishedJobs(),
     logger,
   };
   const slots = new RenderSlots(config.renderConcurrency);

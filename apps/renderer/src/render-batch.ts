@@ -1,7 +1,7 @@
 import { jobFailed, renderTimeoutError, type JobQueued, type Lane } from '@folio/events';
 import { retryTransient, type RetryContext } from '@folio/event-log';
 import { startAttempts, type AttemptStart } from './attempts.ts';
-import { renderJob, runAttempts, type RenderContext, type Run } from './render-job.ts';
+import { isFinal, renderJob, runAttempts, type RenderContext, type Run } from './render-job.ts';
 import type { RenderSlots } from './slots.ts';
 import type { TraceHeaders } from '@folio/tracing';
 
@@ -28,6 +28,9 @@ export async function renderBatch(
   waiting: RetryContext,
   traces: ReadonlyMap<string, TraceHeaders> = new Map(),
 ): Promise<void> {
+  // A job's JobQueued can be in the log twice (the API writes it again when its first write's outcome was unknown):
+  // the copies share one start, so they must not run side by side. A copy in a later batch finds the job started.
+  jobs = onePerJob(jobs);
   const isLate = (job: JobQueued) => job.lane === 'sync' && Date.now() - Date.parse(job.occurred_at) > ctx.syncTimeoutMs;
   // The caller of a sync job older than the ceiling has been answered render_timeout already: converting it now would
   // only be thrown away. Looked at again when a slot comes free: a backlog of sync jobs grows late while it waits.
@@ -43,7 +46,7 @@ export async function renderBatch(
   const alone: Array<{ job: JobQueued; start: AttemptStart }> = [];
   for (const job of timely) {
     const start = starts.get(job.job_id)!;
-    if (start.settled) ctx.logger.info({ job_id: job.job_id, attempt: start.attempt }, 'job is final already: not converted again');
+    if (isFinal(ctx, start, job)) ctx.logger.info({ job_id: job.job_id, attempt: start.attempt }, 'job is final already: not converted again');
     else if (start.isolate) alone.push({ job, start });
     else runs.push({ job, attempt: start.attempt, counted: start.counted, trace: traces.get(job.job_id) });
   }
@@ -72,6 +75,12 @@ export async function renderBatch(
       }
     }),
   ]);
+}
+
+/** The first event of each job, in order. Pure. */
+export function onePerJob(jobs: JobQueued[]): JobQueued[] {
+  const seen = new Set<string>();
+  return jobs.filter((job) => !seen.has(job.job_id) && seen.add(job.job_id));
 }
 
 /** Runs converted together, and whether in the renderer's own thread (`here`) rather than by a worker. */

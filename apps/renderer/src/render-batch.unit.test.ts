@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS, jobQueued, type JobInput } from '@folio/events';
-import { CHUNK_JOBS, chunksOf, type Chunk } from './render-batch.ts';
+import { CHUNK_JOBS, chunksOf, onePerJob, type Chunk } from './render-batch.ts';
 import type { Run } from './render-job.ts';
 
 const run = (n: number, input: Partial<JobInput> = {}): Run => ({
@@ -42,5 +42,14 @@ describe('chunks of a batch for the conversion workers', () => {
     const page = run(5, { kind: 'url', text: 'https://example.com/a' });
     expect(chunksOf([run(1), docx, page], 'sync', 4).map((c) => c.here)).toEqual([true, false, false]);
     expect(chunksOf([run(1), run(2)], 'async', 4).every((c) => !c.here)).toBe(true);
+  });
+});
+
+describe('a job queued twice in one batch', () => {
+  it('keeps the first copy of each job, in order', () => {
+    const [a, b, c] = [run(1).job, run(2).job, run(3).job];
+    // The API's second write of a JobQueued whose first write had an unknown outcome: the same event, again.
+    expect(onePerJob([a, b, a, c, b]).map((j) => j.request_id)).toEqual(['r1', 'r2', 'r3']);
+    expect(onePerJob([])).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { countIsolatedRun, startAttempt, uncountRun, type AttemptStart } from '.
 import { outcomeOf } from './outcome.ts';
 import { context, contextOf, endSpan, inSpan, recordSpan, SpanKind, startSpan, tracing, type Context, type Span, type TraceHeaders } from '@folio/tracing';
 import type { Slot } from './slots.ts';
+import type { FinishedJobs } from './finished-jobs.ts';
 
 export interface RenderContext {
   /** The CPU-bound part of conversions runs in worker threads; the browser stays in this thread. */
@@ -25,6 +26,8 @@ export interface RenderContext {
   syncTimeoutMs: number;
   faults: Faults;
   logger: Logger;
+  /** Jobs this process brought to their end: a second copy of one is not converted again. */
+  finished: FinishedJobs;
 }
 
 /**
@@ -65,14 +68,20 @@ export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: Ret
   for (let first = started; ; first = undefined) {
     const start = first ?? (await retryTransient(() => startAttempt(ctx.sql, job.job_id, ctx.worker), waiting));
     const { attempt } = start;
-    if (start.settled) {
+    if (isFinal(ctx, start, job)) {
       log.info({ attempt }, 'job is final already: not converted again');
       return;
     }
     let counted = start.counted;
     if (start.isolate) {
-      // An earlier run never finished: this one runs alone, so a renderer that dies now died of this job.
+      // An earlier run never finished: this one runs alone, so a renderer that dies now died of this job. The earlier
+      // run may have been this process's own, still under way (a second copy of the job's JobQueued): it has ended
+      // once this one has the renderer to itself.
       await slot.isolate();
+      if (ctx.finished.has(job.job_id)) {
+        log.info({ attempt }, 'job is final already: not converted again');
+        return;
+      }
       counted = await retryTransient(() => countIsolatedRun(ctx.sql, job.job_id), waiting);
       if (counted > ctx.attempts) {
         log.error({ attempt, counted }, 'job took its renderer down on every run: failed');
@@ -83,6 +92,7 @@ export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: Ret
             retryable: true,
           }),
         );
+        ctx.finished.add(job.job_id);
         return;
       }
     }
@@ -116,7 +126,7 @@ export async function runAttempts(ctx: RenderContext, runs: Run[], waiting: Retr
     } finally {
       clearTimeout(timer);
     }
-    return await Promise.all(
+    const done = await Promise.all(
       runs.map(async (run, i) => {
         // The attempt's JobProcessing, if not written yet, goes first in the same request as what follows it.
         const pending = announced[i] ? (await announced[i], []) : [processing[i]!];
@@ -127,11 +137,18 @@ export async function runAttempts(ctx: RenderContext, runs: Run[], waiting: Retr
         return done;
       }),
     );
+    for (const [i, run] of runs.entries()) if (done[i]) ctx.finished.add(run.job.job_id);
+    return done;
   } catch (error) {
     for (const span of spans) if (span) endSpan(span.span, error);
     if (error instanceof ConsumerStoppedError) await Promise.all(runs.map((r) => uncountRun(ctx.sql, r.job.job_id).catch(() => {})));
     throw error;
   }
+}
+
+/** Whether a job is known to have ended: by the read model when its start was recorded, or by this process. */
+export function isFinal(ctx: Pick<RenderContext, 'finished'>, start: AttemptStart, job: JobQueued): boolean {
+  return start.settled || ctx.finished.has(job.job_id);
 }
 
 /** The span of one run, when this process exports traces. */

@@ -87,6 +87,11 @@ export interface Faults {
   throwOnMarker: string | undefined;
   /** A renderer whose conversion input contains this marker kills its own process (a job that crashes renderers). */
   crashOnMarker: string | undefined;
+  /**
+   * The API writes a JobQueued whose input contains this marker and then reports the write's outcome as unknown, once
+   * per event (a write cut off while the broker went away, which the broker had appended).
+   */
+  unconfirmedOnMarker: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -181,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
       renderDelayMs: read.integer('FOLIO_FAULT_RENDER_DELAY_MS', 0, { min: 0 }),
       throwOnMarker: read.optional('FOLIO_FAULT_THROW_ON'),
       crashOnMarker: read.optional('FOLIO_FAULT_CRASH_ON'),
+      unconfirmedOnMarker: read.optional('FOLIO_FAULT_UNCONFIRMED_ON'),
     },
   };
 

@@ -45,6 +45,11 @@ export const jobMetrics = onFirstUse(() => ({
     help: 'Jobs written to the log (JobQueued), by output, mode (sync or async) and plan.',
     labelNames: ['output', 'mode', 'plan'] as const,
   }),
+  rewritten: new Counter({
+    name: 'folio_jobs_rewritten_total',
+    help: "JobQueued writes whose outcome was unknown (the producer was cut off at its deadline), written again, by what came of it: appended (a copy is known to be in the log; the caller got its job) or unknown (none confirmed by the caller's deadline; the caller got render_failed).",
+    labelNames: ['settled'] as const,
+  }),
   finished: new Counter({
     name: 'folio_jobs_finished_total',
     help: "Jobs that reached their final state in the read model, by outcome, output, lane and error code (empty on success).",

@@ -44,7 +44,7 @@ export async function convertNow(
   const jobId = meta.jobId ?? newJobId();
   const waiting = ctx.watch.waitForFinal(jobId, ctx.syncTimeoutMs);
   try {
-    await queueJob(ctx.submit, convert, { ...meta, jobId });
+    await queueJob(ctx.submit, convert, { ...meta, jobId, answerBy: Date.now() + ctx.syncTimeoutMs });
   } catch (error) {
     waiting.cancel();
     throw error;

@@ -7,7 +7,7 @@ import { claimCheck, type BlobStore } from '@folio/storage';
 import type { ApiKey } from '@folio/keys';
 import { releaseReservation, reserveDocument, type Reservation } from '@folio/metering';
 import { ApiError } from '../errors.ts';
-import { releaseUnlessQueued } from './unknown-outcome.ts';
+import { publishUntilKnown, releaseUnlessQueued } from './unknown-outcome.ts';
 import type { ConvertRequest } from './convert-request.ts';
 
 export interface SubmitContext {
@@ -28,7 +28,14 @@ export interface SubmitContext {
 export async function queueJob(
   ctx: SubmitContext,
   request: ConvertRequest,
-  meta: { key: Pick<ApiKey, 'id' | 'plan' | 'documentLimit'>; requestId: string; jobId?: string; rerunOf?: string },
+  meta: {
+    key: Pick<ApiKey, 'id' | 'plan' | 'documentLimit'>;
+    requestId: string;
+    jobId?: string;
+    rerunOf?: string;
+    /** When the caller stops waiting (a sync call's ceiling): a write of unknown outcome is not retried past it. */
+    answerBy?: number;
+  },
 ): Promise<JobQueued> {
   const jobId = meta.jobId ?? newJobId();
   const now = new Date();
@@ -53,7 +60,7 @@ export async function queueJob(
 async function publishJob(
   ctx: SubmitContext,
   request: ConvertRequest,
-  meta: { key: Pick<ApiKey, 'id'>; requestId: string; jobId: string; now: Date; expiresAt: string; rerunOf?: string },
+  meta: { key: Pick<ApiKey, 'id'>; requestId: string; jobId: string; now: Date; expiresAt: string; rerunOf?: string; answerBy?: number },
 ): Promise<JobQueued> {
   const { jobId, now } = meta;
   const carried = await claimCheck(ctx.store, `inputs/${jobId}`, request.input.text, contentTypeOf(request.input.kind), ctx.claimCheckBytes);
@@ -73,7 +80,7 @@ async function publishJob(
     },
     now,
   );
-  await ctx.publisher.publish(event);
+  await publishUntilKnown(() => ctx.publisher.publish(event), meta.answerBy);
   return event;
 }
 
