@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '@folio/events';
 import { solidPng } from '@folio/pdf/test-support/png';
+import { sanitizeHtml } from '@folio/article-html';
 import { prepare } from './convert.ts';
 import { imageType, settleImages } from './images.ts';
 
@@ -105,6 +106,21 @@ describe('settleImages: the images of an article whose bytes arrived, and nothin
       inline: false,
     });
     expect(settled.contentHtml).toBe('<p>x</p>');
+  });
+
+  it('gives what DOMPurify gives, whichever of the sanitiser\'s paths the changed markup takes', async () => {
+    const { fetchImage } = site(ANSWERS);
+    const plain = (await settleImages(FIGURES, { fetchImage, inline: false, budgetMs: 200 })).contentHtml; // the fast path's kind of markup
+    const rich = (
+      await settleImages(
+        `<picture><source srcset="https://pics.example/good.webp"><img src="https://pics.example/good.png" alt="a"></picture>
+<p><svg viewBox="0 0 2 2"><circle r="1"></circle></svg><img src="https://pics.example/missing.png"> text</p>`,
+        { fetchImage, inline: false, budgetMs: 200 },
+      )
+    ).contentHtml;
+    expect(plain).not.toContain('missing.png');
+    expect(rich).toContain('<picture><img src="https://pics.example/good.png" alt="a"></picture>');
+    for (const html of [plain, rich]) expect(sanitizeHtml(html, { baseUrl: null })).toBe(html);
   });
 
   it('recognises the images a browser shows by their bytes, and nothing else', () => {
