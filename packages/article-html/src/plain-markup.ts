@@ -1,4 +1,4 @@
-import { parseLightBodyIf, type LightBody, type ParsedElement } from '@folio/dom';
+import { parseLightBodyIf, windowFor, type LightBody, type ParsedElement } from '@folio/dom';
 import { parseBase, safeUrl, urlKind } from './url-policy.ts';
 
 /**
@@ -7,14 +7,16 @@ import { parseBase, safeUrl, urlKind } from './url-policy.ts';
  * rewrite (no `input` but a disabled checkbox, no `details`, whose `open` the sanitiser sets); every attribute one it
  * keeps. Markup marked writes is all in here, and so is most article HTML that users send.
  */
-const GLOBAL_ATTRIBUTES = ['class', 'title', 'lang', 'dir'];
+const GLOBAL_ATTRIBUTES = ['class', 'title', 'lang', 'dir', 'id', 'role'];
+/** DOMPurify's ALLOW_ARIA_ATTR (on by default) keeps these on any element. */
+const ARIA_ATTRIBUTE = /^aria-[\-\w]+$/;
 const PLAIN_MARKUP: Record<string, readonly string[]> = {
   p: [], div: [], span: [], section: [], article: [], header: [], footer: [], main: [], aside: [], nav: [],
   h1: [], h2: [], h3: [], h4: [], h5: [], h6: [], blockquote: ['cite'], pre: [], code: [], kbd: [], samp: [], var: [],
   em: [], strong: [], b: [], i: [], u: [], s: [], del: ['cite', 'datetime'], ins: ['cite', 'datetime'], mark: [],
   small: [], sub: [], sup: [], abbr: [], cite: [], q: ['cite'], dfn: [], time: ['datetime'], br: [], hr: [], wbr: [],
   ul: [], ol: ['start', 'reversed'], li: ['value'], dl: [], dt: [], dd: [], figure: [], figcaption: [], address: [],
-  a: ['href', 'hreflang'], img: ['src', 'alt', 'width', 'height'],
+  a: ['href', 'hreflang', 'rel'], img: ['src', 'alt', 'width', 'height', 'decoding'], picture: [],
   table: [], caption: [], thead: [], tbody: [], tfoot: [], tr: [], colgroup: ['span'], col: ['span'],
   th: ['align', 'colspan', 'rowspan', 'scope'], td: ['align', 'colspan', 'rowspan'],
   input: ['checked', 'disabled', 'type'],
@@ -29,12 +31,27 @@ const ATTR_WHITESPACE = /[\u0000-\u0020\u00A0\u1680\u180E\u2000-\u2029\u205F\u30
 const URI_SAFE = new Set(['alt', 'class', 'title']);
 
 /**
+ * DOMPurify's SANITIZE_DOM rule (on by default): an `id` that names a property of a document or of a form (`cookie`,
+ * `location`, `submit`…) is removed, since it would shadow that property for a script. DOMPurify asks its own jsdom
+ * window's document and a form made there; any jsdom document answers alike (the properties are its prototypes'),
+ * so one made for this is asked the same question.
+ */
+let probe: { document: Document; form: HTMLFormElement } | undefined;
+function clobbers(value: string): boolean {
+  probe ??= (() => {
+    const { document } = windowFor('');
+    return { document, form: document.createElement('form') };
+  })();
+  return value in probe.document || value in probe.form;
+}
+
+/**
  * Sanitised markup without the sanitiser's cost, where that is provably the same result: the markup is parsed once,
  * by parse5 (the parser of DOMPurify's jsdom) in the way DOMPurify parses a string, and when every element and attribute in it is plain (`PLAIN_MARKUP`,
  * no comments) and every value passes DOMPurify's own value checks, the only thing DOMPurify would still do is judge
  * the addresses, which is done here by the function its hook calls (`safeUrl`, as `judgeAddress` does) on the same
- * parsed values. Anything else (a script, a style, an event handler, an id, a data- attribute, SVG, a value with
- * spaces around it…) returns null, and the caller runs DOMPurify as before. A property test holds both paths to
+ * parsed values, and an `id` by its SANITIZE_DOM rule (`clobbers`). Anything else (a script, a style, an event handler,
+ * an id that would shadow a document property, a data- attribute, SVG, a value with spaces around it…) returns null, and the caller runs DOMPurify as before. A property test holds both paths to
  * identical markup and text over generated HTML and Markdown.
  *
  * Returns the parsed body: the light tree for the text, and the markup (`html()`).
@@ -56,7 +73,8 @@ function isPlain(element: ParsedElement, base: URL | null): boolean {
   }
   for (let i = 0; i < element.attrs.length; i++) {
     const attr = element.attrs[i]!;
-    if (!allowed.includes(attr.name) && !GLOBAL_ATTRIBUTES.includes(attr.name)) return false;
+    if (!allowed.includes(attr.name) && !GLOBAL_ATTRIBUTES.includes(attr.name) && !ARIA_ATTRIBUTE.test(attr.name)) return false;
+    if (attr.name === 'id' && clobbers(attr.value)) return false;
     // DOMPurify trims values before judging them; values that need it take its path.
     if (attr.value !== attr.value.trim()) return false;
     const kind = urlKind(attr.name, element.tagName);

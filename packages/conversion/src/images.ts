@@ -1,5 +1,5 @@
-import { sanitizeContent } from '@folio/article-html';
-import { parseHtmlDocument } from '@folio/dom';
+import { parse, serialize, type DefaultTreeAdapterMap } from 'parse5';
+import { plainMarkupBody, sanitizeHtml } from '@folio/article-html';
 import { loadEach } from '@folio/docx-output';
 import type { PageFetcher } from '@folio/page-fetch';
 
@@ -45,19 +45,18 @@ const INLINE_PLACEHOLDER = 'https://folio-inline-image.invalid/';
  * a `<picture>`'s other sources go, since the browser could choose one of them and fail on it. `data:` images are
  * left as they are.
  *
- * The markup changed here was sanitised already; it is sanitised again after the change (in place, on the tree parsed
- * here), so nothing in it escapes the sanitiser however the removal reshapes it.
+ * The markup changed here was sanitised already; it is sanitised again after the change (`sanitizedAgain`), so nothing
+ * in it escapes the sanitiser however the removal reshapes it.
  */
 export async function settleImages(contentHtml: string, options: SettleOptions): Promise<SettledImages> {
   // Without a fetcher (an engine built without the network) nothing was tried, so nothing is decided.
   const fetchImage = options.fetchImage;
   if (!fetchImage || !/<img\b/i.test(contentHtml)) return { contentHtml, images: new Map() };
-  // The content goes into a container of its own, which the sanitiser keeps and cleans inside (`sanitizeContent`).
-  const document = parseHtmlDocument(`<!DOCTYPE html><body>${contentHtml}`);
-  const body = document.createElement('div');
-  body.append(...document.body.childNodes);
-  document.body.append(body);
-  const shown = [...body.querySelectorAll('img')].map((img) => ({ img, source: shownAddress(img) }));
+  // parse5, the parser inside jsdom, builds the tree a browser would; its plain objects are all this needs, at a
+  // fraction of a jsdom document's cost.
+  const body = bodyOf(parse(`<!DOCTYPE html><body>${contentHtml}`, { scriptingEnabled: false }));
+  if (!body) return { contentHtml, images: new Map() };
+  const shown = imagesIn(body).map((img) => ({ img, source: shownAddress(img) }));
   const images = await fetchAll(
     shown.flatMap(({ source }) => (source !== null && !isData(source) ? [source] : [])),
     fetchImage,
@@ -87,10 +86,7 @@ export async function settleImages(contentHtml: string, options: SettleOptions):
   }
   if (!changed) return { contentHtml, images };
 
-  // DOMPurify's own advice: markup changed after sanitising is sanitised again. In place, on the tree already parsed
-  // (the string path would parse it once more: half of this function's cost).
-  sanitizeContent(body, { baseUrl: null });
-  let html = body.innerHTML;
+  let html = sanitizedAgain(serialize(body));
   for (const [source, placeholder] of inlineAt) {
     const image = images.get(source)!;
     html = html.replaceAll(`"${placeholder}"`, `"data:${image.mediaType};base64,${image.data.toString('base64')}"`);
@@ -98,9 +94,61 @@ export async function settleImages(contentHtml: string, options: SettleOptions):
   return { contentHtml: html, images };
 }
 
+/**
+ * The changed markup through the sanitiser once more (DOMPurify's own advice for markup changed after sanitising).
+ * Markup as plain as most articles' takes the sanitiser's fast path (`plainMarkupBody`: parse5 and the same rules,
+ * held to DOMPurify's output by property tests and DOMPurify's own vectors); anything else goes through DOMPurify.
+ */
+function sanitizedAgain(html: string): string {
+  return plainMarkupBody(html)?.html() ?? sanitizeHtml(html, { baseUrl: null });
+}
+
+type Node = DefaultTreeAdapterMap['node'];
+type ChildNode = DefaultTreeAdapterMap['childNode'];
+type Element = DefaultTreeAdapterMap['element'];
+
+function bodyOf(document: DefaultTreeAdapterMap['document']): Element | undefined {
+  const root = document.childNodes.find((n): n is Element => n.nodeName === 'html');
+  return root?.childNodes.find((n): n is Element => n.nodeName === 'body');
+}
+
+function isElement(node: Node | null): node is Element {
+  return node !== null && 'tagName' in node;
+}
+
+/** Every `<img>` under `root`, in document order. */
+function imagesIn(root: Element): Element[] {
+  const found: Element[] = [];
+  const visit = (node: Element) => {
+    for (const child of node.childNodes) {
+      if (!isElement(child)) continue;
+      if (child.tagName === 'img') found.push(child);
+      visit(child);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+function attribute(element: Element, name: string): string | null {
+  return element.attrs.find((a) => a.name === name)?.value ?? null;
+}
+
+function removeNode(node: ChildNode): void {
+  const parent = node.parentNode;
+  if (!parent) return;
+  parent.childNodes.splice(parent.childNodes.indexOf(node), 1);
+  node.parentNode = null;
+}
+
+function textOf(node: Node): string {
+  if (node.nodeName === '#text') return (node as DefaultTreeAdapterMap['textNode']).value;
+  return isElement(node) ? node.childNodes.map(textOf).join('') : '';
+}
+
 /** The address an `<img>` shows: its `src`, or the first candidate of its `srcset` when it has no `src`. */
 function shownAddress(img: Element): string | null {
-  const written = img.getAttribute('src')?.trim() || img.getAttribute('srcset')?.trim().split(/\s+/)[0]?.replace(/,$/, '');
+  const written = attribute(img, 'src')?.trim() || attribute(img, 'srcset')?.trim().split(/\s+/)[0]?.replace(/,$/, '');
   return written || null;
 }
 
@@ -110,17 +158,19 @@ function isData(address: string): boolean {
 
 /** Makes the image show `address` and nothing the browser could pick instead; whether anything changed. */
 function showOnly(img: Element, address: string): boolean {
-  let changed = img.getAttribute('src') !== address;
-  img.setAttribute('src', address);
-  for (const name of ['srcset', 'sizes']) {
-    if (img.hasAttribute(name)) {
-      img.removeAttribute(name);
-      changed = true;
-    }
+  const src = img.attrs.find((a) => a.name === 'src');
+  let changed = src?.value !== address;
+  if (src) src.value = address;
+  else img.attrs.push({ name: 'src', value: address });
+  const kept = img.attrs.filter((a) => a.name !== 'srcset' && a.name !== 'sizes');
+  if (kept.length !== img.attrs.length) {
+    img.attrs = kept;
+    changed = true;
   }
-  if (img.parentElement?.localName === 'picture') {
-    for (const source of [...img.parentElement.children].filter((child) => child.localName === 'source')) {
-      source.remove();
+  const parent = img.parentNode;
+  if (isElement(parent) && parent.tagName === 'picture') {
+    for (const source of parent.childNodes.filter((child) => isElement(child) && child.tagName === 'source')) {
+      removeNode(source);
       changed = true;
     }
   }
@@ -130,16 +180,21 @@ function showOnly(img: Element, address: string): boolean {
 /** Removes an image, and the picture or link that held nothing else; a figure keeps its caption. */
 function drop(img: Element): void {
   let gone: Element = img;
-  for (let parent = img.parentElement; parent && ['picture', 'a'].includes(parent.localName); parent = parent.parentElement) {
-    const rest = [...parent.childNodes].filter((node) => node !== gone && !(node.nodeType === 3 && !node.textContent?.trim()));
-    const onlySources = rest.every((node) => node.nodeType === 1 && (node as Element).localName === 'source');
-    if (!onlySources) break;
+  for (let parent = img.parentNode; isElement(parent) && ['picture', 'a'].includes(parent.tagName); parent = parent.parentNode) {
+    const rest = parent.childNodes.filter((node) => node !== gone && !(node.nodeName === '#text' && !textOf(node).trim()));
+    if (!rest.every((node) => isElement(node) && node.tagName === 'source')) break;
     gone = parent;
   }
-  const figure = gone.parentElement?.localName === 'figure' ? gone.parentElement : null;
-  gone.remove();
-  if (figure && !figure.textContent?.trim() && !figure.querySelector('img, picture, video, audio, svg, table')) figure.remove();
+  const holder = gone.parentNode;
+  removeNode(gone);
+  if (isElement(holder) && holder.tagName === 'figure' && !textOf(holder).trim() && !holdsMedia(holder)) removeNode(holder);
 }
+
+function holdsMedia(element: Element): boolean {
+  return element.childNodes.some((child) => isElement(child) && (MEDIA.has(child.tagName) || holdsMedia(child)));
+}
+
+const MEDIA = new Set(['img', 'picture', 'video', 'audio', 'svg', 'table']);
 
 /** Fetches every distinct address once, a few at a time, within the budget; the images that arrived, by address. */
 async function fetchAll(

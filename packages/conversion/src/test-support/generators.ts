@@ -44,7 +44,10 @@ const attribute = fc.oneof(
     'src="javascript:x"', 'alt="An image"', 'alt=" padded "', 'width="640"', 'height="480"', 'width="100%"', 'start="3"',
     'reversed', 'value="7"', 'colspan="2"', 'rowspan="x:y"', 'align="left"', 'align="center:"', 'scope="col"', 'cite="https://e.com/src"',
     'cite="javascript:x"', 'datetime="2026-11-23"', 'hreflang="en"', 'span="2"', 'type="checkbox"', 'checked', 'disabled',
-    'id="cookie"', 'id="section-2"', 'name="x"', 'style="color:red"', 'onclick="alert(1)"', 'data-x="1"', 'title="a /> b"',
+    'id="cookie"', 'id="section-2"', 'id="intro"', 'id="readability-page-1"', 'id="location"', 'id="length"', 'id="elements"',
+    'id="submit"', 'id="toString"', 'id="__proto__"', 'id="0"', 'id="a:b"', 'id=""', 'id=" x "', 'id="x y"', 'rel="noopener noreferrer"',
+    'rel="javascript:x"', 'decoding="async"', 'role="note"', 'aria-label="Close"', 'aria-hidden="true"', 'aria-label="javascript:x"',
+    'aria-x_y="1"', 'aria-="1"', 'name="x"', 'style="color:red"', 'onclick="alert(1)"', 'data-x="1"', 'title="a /> b"',
     'title="x --> y"', 'class="a </style> b"', 'srcset="a.png 1x"', 'loading="lazy"', 'hidden', 'tabindex="1"', 'xmlns="x"',
   ),
 );
