@@ -12,6 +12,7 @@ import {
   ARTICLE_KEPT_WORDS, mainRegionOf, REGION_RATIO, regionContent, regionIsBetter, statesArticle, unwrapNoscriptContent,
 } from './main-region.ts';
 import { prepareForReadability } from './prepare.ts';
+import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
 import { nodeToText } from './text.ts';
 import { textLength } from './text-measure.ts';
 import { withoutSiteName } from './title.ts';
@@ -61,6 +62,10 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const stash = stashDataUrls(html);
   const document = parseDocument(stash.html, options.url);
   const metadata = readMetadata(document);
+  // A page streamed by React holds its late content hidden at the end of the body, for a script to move into place
+  // (streamed-segments.ts): read from the HTML, since scripts are cut before parsing, and done before anything looks.
+  const segmentPlaces = streamedSegmentPlaces(stash.html);
+  placeStreamedSegments(document, segmentPlaces);
   resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
   unwrapNoscriptContent(document);
   const prepared = prepareForReadability(document);
@@ -82,7 +87,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // most articles end here, and the page is parsed again (Readability has rewritten this copy) only for the others.
   const chosenLength = content ? textLength(content) : 0;
   if (region && region.length >= chosenLength * REGION_RATIO && !(article && countWords(text) >= ARTICLE_KEPT_WORDS)) {
-    const again = mainRegionOf(freshDocument(stash, options.url));
+    const again = mainRegionOf(freshDocument(stash, segmentPlaces, options.url));
     if (again) {
       const candidate = regionContent(again.element);
       cleanArticle(candidate, title);
@@ -97,7 +102,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     // Readability found nothing to keep, nor is there a main region that holds something: the page's body, without
     // its frame (navigation, header, footer, hidden and interactive elements), is its content if anything is. Only a
     // page where nothing is left is refused.
-    const body = freshDocument(stash, options.url).body;
+    const body = freshDocument(stash, segmentPlaces, options.url).body;
     if (body) {
       const candidate = regionContent(body);
       cleanArticle(candidate, title);
@@ -135,8 +140,11 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
 }
 
 /** The page parsed and prepared again as for Readability, for a second look after Readability has rewritten the first. */
-function freshDocument(stash: ReturnType<typeof stashDataUrls>, url: string | null): Document {
+function freshDocument(
+  stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null, url: string | null,
+): Document {
   const document = parseDocument(stash.html, url);
+  placeStreamedSegments(document, segmentPlaces);
   resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
   unwrapNoscriptContent(document);
   prepareForReadability(document);
