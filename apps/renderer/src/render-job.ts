@@ -68,20 +68,19 @@ export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: Ret
   for (let first = started; ; first = undefined) {
     const start = first ?? (await retryTransient(() => startAttempt(ctx.sql, job.job_id, ctx.worker), waiting));
     const { attempt } = start;
-    if (isFinal(ctx, start, job)) {
+    const final = () => {
+      if (!isFinal(ctx, start, job)) return false;
       log.info({ attempt }, 'job is final already: not converted again');
-      return;
-    }
+      return true;
+    };
+    if (final()) return;
     let counted = start.counted;
     if (start.isolate) {
       // An earlier run never finished: this one runs alone, so a renderer that dies now died of this job. The earlier
       // run may have been this process's own, still under way (a second copy of the job's JobQueued): it has ended
       // once this one has the renderer to itself.
       await slot.isolate();
-      if (ctx.finished.has(job.job_id)) {
-        log.info({ attempt }, 'job is final already: not converted again');
-        return;
-      }
+      if (final()) return;
       counted = await retryTransient(() => countIsolatedRun(ctx.sql, job.job_id), waiting);
       if (counted > ctx.attempts) {
         log.error({ attempt, counted }, 'job took its renderer down on every run: failed');

@@ -1,5 +1,6 @@
-import { parse, serialize, type DefaultTreeAdapterMap } from 'parse5';
+import { serialize, type DefaultTreeAdapterMap } from 'parse5';
 import { plainMarkupBody, sanitizeHtml } from '@folio/article-html';
+import { parseBodyTree } from '@folio/dom';
 import { loadEach } from '@folio/docx-output';
 import type { PageFetcher } from '@folio/page-fetch';
 
@@ -54,7 +55,7 @@ export async function settleImages(contentHtml: string, options: SettleOptions):
   if (!fetchImage || !/<img\b/i.test(contentHtml)) return { contentHtml, images: new Map() };
   // parse5, the parser inside jsdom, builds the tree a browser would; its plain objects are all this needs, at a
   // fraction of a jsdom document's cost.
-  const body = bodyOf(parse(`<!DOCTYPE html><body>${contentHtml}`, { scriptingEnabled: false }));
+  const body = parseBodyTree(contentHtml);
   if (!body) return { contentHtml, images: new Map() };
   const shown = imagesIn(body).map((img) => ({ img, source: shownAddress(img) }));
   const images = await fetchAll(
@@ -106,11 +107,6 @@ function sanitizedAgain(html: string): string {
 type Node = DefaultTreeAdapterMap['node'];
 type ChildNode = DefaultTreeAdapterMap['childNode'];
 type Element = DefaultTreeAdapterMap['element'];
-
-function bodyOf(document: DefaultTreeAdapterMap['document']): Element | undefined {
-  const root = document.childNodes.find((n): n is Element => n.nodeName === 'html');
-  return root?.childNodes.find((n): n is Element => n.nodeName === 'body');
-}
 
 function isElement(node: Node | null): node is Element {
   return node !== null && 'tagName' in node;

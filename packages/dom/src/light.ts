@@ -91,12 +91,20 @@ export function parseLightBodyIf(
   inspect: (element: ParsedElement) => boolean,
   options: { asDomPurify?: boolean } = {},
 ): LightBody | null {
-  const document = options.asDomPurify ? parseAsDomPurify(html) : parse(`<!DOCTYPE html><body>${html}`, { scriptingEnabled: false });
-  const body = bodyOf(document);
+  const body = options.asDomPurify ? bodyOf(parseAsDomPurify(html)) : parseBodyTree(html);
   // A document can have no body at all (`<frameset>` takes its place): nothing in it is article content.
   if (!body) return options.asDomPurify ? null : { body: new Element('body', []), html: () => '' };
   const light = convert(body, inspect, true);
   return light ? { body: light as LightElement, html: () => serialize(body) } : null;
+}
+
+/**
+ * An HTML fragment parsed as the body of a document (as `parseHtmlDocument` does), as parse5's own mutable tree: for a
+ * caller that edits the tree and serialises it again (parse5's `serialize`). Undefined when parsing leaves no body
+ * (a `<frameset>` takes its place).
+ */
+export function parseBodyTree(html: string): Parse5Element | undefined {
+  return bodyOf(parse(`<!DOCTYPE html><body>${html}`, { scriptingEnabled: false }));
 }
 
 /**

@@ -17,7 +17,7 @@ export function outcomeUnknown(error: unknown): boolean {
 /**
  * Writes a job's events so that the caller's answer can match the log. A write whose outcome is unknown (the producer
  * was replaced mid-request: the broker may have appended it before it went away) is written again — the same events,
- * the same event ids — with backoff, until a copy is known to be in the log or `settleMs` has passed. A second copy
+ * the same event ids — with backoff, until a copy is known to be in the log or `until` has passed. A second copy
  * of a JobQueued is harmless: the projector applies an event id once, and a renderer converts a job once in a batch
  * and does not convert a job again once it is final. Answering the caller "refused" while the first copy may land
  * would let a job run and be metered for a caller who was told it was not. Only when no copy can be confirmed by
