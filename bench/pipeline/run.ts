@@ -141,6 +141,7 @@ try {
     const publisher = new EventPublisher(log_.kafka, log_.codec, log_.topics);
     await publisher.connect();
     const slices = renderers === 1 ? DRAIN_SLICES : 1;
+    const perSlice = Math.floor(ASYNC_JOBS / slices);
     const cpu: CpuSnapshot = new Map();
     let seconds = 0;
     let rated = 0;
@@ -155,7 +156,7 @@ try {
         const c = process.threadCpuUsage(c0);
         baseline.cpuMs += (c.user + c.system) / 1000;
       }
-      const events = asyncTextJobs(keyId, markdown, ASYNC_JOBS / slices);
+      const events = asyncTextJobs(keyId, markdown, perSlice);
       const cpuBefore = cpuSnapshot();
       for (let i = 0; i < events.length; i += 100) await publisher.publish(...events.slice(i, i + 100));
       // Counted by the key's index over the drain's own rows (the load generator's polling is not the pipeline's cost).
@@ -173,7 +174,7 @@ try {
       rated += events.length - 1;
     }
     await publisher.disconnect();
-    throughput.push({ renderers, jobs: ASYNC_JOBS, seconds, jobsPerSecond: rated / seconds, ingestPerSecond, cpu });
+    throughput.push({ renderers, jobs: perSlice * slices, seconds, jobsPerSecond: rated / seconds, ingestPerSecond, cpu });
     log(`throughput with ${renderers} renderer(s): ${(rated / seconds).toFixed(1)} jobs/s (API intake ${ingestPerSecond.toFixed(0)}/s)`);
     if (renderers === 1) {
       // The same stack idle: nothing asked of it, every app connected and waiting. The first seconds after a burst
@@ -220,7 +221,7 @@ API intake (async 202s, ${IN_FLIGHT} requests in flight, while renderers work): 
 
 Where the drain's CPU went, one renderer (every process this benchmark started, measured over the drain's slices):
 
-${cpuTable(throughput[0]!.cpu, ASYNC_JOBS, 'job')}
+${cpuTable(throughput[0]!.cpu, throughput[0]!.jobs, 'job')}
 
 The same stack idle (one renderer; nothing asked of it, every app connected; measured over ${IDLE_SECONDS} s from ${IDLE_SETTLE_SECONDS} s after the drain), CPU a second:
 
