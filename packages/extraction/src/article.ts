@@ -9,9 +9,11 @@ import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
 import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import {
-  ARTICLE_KEPT_WORDS, mainRegionOf, REGION_RATIO, regionContent, regionIsBetter, statesArticle, unwrapNoscriptContent,
+  ARTICLE_KEPT_WORDS, mainRegionOf, openGraphArticle, REGION_RATIO, regionContent, regionIsBetter, statesArticle,
+  unwrapNoscriptContent,
 } from './main-region.ts';
 import { prepareForReadability } from './prepare.ts';
+import { entriesRatio, repeatedBlocksOf } from './repeated-blocks.ts';
 import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
 import { nodeToText } from './text.ts';
 import { textLength } from './text-measure.ts';
@@ -69,10 +71,12 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
   unwrapNoscriptContent(document);
   const prepared = prepareForReadability(document);
-  // The page's main region (main-region.ts): how much text it holds, and whether the page states it is an article,
-  // are read before Readability rewrites the document.
+  // The page's main region (main-region.ts) and its run of like blocks (repeated-blocks.ts), what they hold, and
+  // whether the page states it is an article, are read before Readability rewrites the document.
   const region = mainRegionOf(document);
-  const article = region ? statesArticle(document) : false;
+  const article = statesArticle(document);
+  const openGraph = openGraphArticle(document);
+  const entries = repeatedBlocksOf(document);
   const pageTitle = document.title;
 
   const parsed = new FastReadability(document, { serializer: (node) => node as Element, keepClasses: true }).parse();
@@ -96,6 +100,21 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
         content = candidate;
         text = candidateText;
       }
+    }
+  }
+  // A page of entries — a thread, a grid, a list (repeated-blocks.ts) — whose run of like blocks holds several times
+  // what was kept: the run, parsed again since Readability rewrote this copy, once cleaned must still hold as much.
+  const ratio = entries ? entriesRatio(entries, {
+    length: content ? textLength(content) : 0, words: countWords(text), statedArticle: article, openGraphArticle: openGraph,
+  }) : null;
+  const again = ratio === null ? null : repeatedBlocksOf(freshDocument(stash, segmentPlaces, options.url));
+  if (ratio !== null && again) {
+    const candidate = regionContent(again.element, true);
+    cleanArticle(candidate, title, true);
+    const candidateText = nodeToText(candidate);
+    if (countWords(candidateText) >= countWords(text) * ratio) {
+      content = candidate;
+      text = candidateText;
     }
   }
   if (!content || countWords(text) === 0) {

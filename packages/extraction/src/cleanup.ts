@@ -11,10 +11,11 @@ import { elementsWithAttribute } from './elements.ts';
  * stories, notices, and the head's repeated headline, byline and date. Captions are marked so that every output
  * can tell them from the body. Classes served these rules and go last.
  */
-export function cleanArticle(content: Element, title: string): void {
+export function cleanArticle(content: Element, title: string, entries = false): void {
   markCaptions(content);
   removeFurniture(content);
-  removeRelatedLinks(content);
+  // A run of entries (repeated-blocks.ts) is often a list of links to the site's own pages: that list is the content.
+  if (!entries) removeRelatedLinks(content);
   removeNotices(content);
   removeArticleHead(content, title);
   for (const element of elementsWithAttribute(content, ['class'])) element.removeAttribute('class');

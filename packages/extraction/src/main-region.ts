@@ -36,11 +36,13 @@ const UNSEEN = tagSet('script', 'style', 'noscript', 'template', 'iframe', 'obje
  * what is hidden or interactive and without the furniture rules' navigation, share bars and rails. (The cleanup that
  * follows for every article — related links, notices, the head's repeated headline — runs on it too.)
  */
-export function regionContent(region: Element): Element {
+export function regionContent(region: Element, whole = false): Element {
   const document = region.ownerDocument;
   const content = document.createElement('div');
-  // The region's own children move (the caller hands over a copy, or a document it has no further use for).
-  content.append(...Array.from(region.childNodes));
+  // The region's own children move (the caller hands over a copy, or a document it has no further use for); a
+  // table or a list moves whole, since its rows or items cannot stand alone.
+  if (whole) content.append(region);
+  else content.append(...Array.from(region.childNodes));
   const total = textLength(content);
   for (const element of descendants(content)) {
     if (!content.contains(element)) continue;
@@ -127,12 +129,7 @@ const META = tagSet('meta');
  * main region around an article holds its related stories, author boxes and comments.
  */
 export function statesArticle(document: Document): boolean {
-  let openGraph = false;
-  for (const meta of elementsNamed(document, META)) {
-    if (meta.getAttribute('property')?.trim().toLowerCase() === 'og:type') {
-      openGraph ||= meta.getAttribute('content')?.trim().toLowerCase() === 'article';
-    }
-  }
+  const openGraph = openGraphArticle(document);
   // Either signal alone is stated by whole sites on every page (a CMS's default og:type, a theme's Article markup
   // on its index pages); an article page states both.
   if (!openGraph) return false;
@@ -144,6 +141,17 @@ export function statesArticle(document: Document): boolean {
     jsonLd ||= ARTICLE_TYPES.test(json);
   }
   return jsonLd;
+}
+
+/** Whether the page's `og:type` is article: alone, a weaker sign than `statesArticle`'s. */
+export function openGraphArticle(document: Document): boolean {
+  let openGraph = false;
+  for (const meta of elementsNamed(document, META)) {
+    if (meta.getAttribute('property')?.trim().toLowerCase() === 'og:type') {
+      openGraph ||= meta.getAttribute('content')?.trim().toLowerCase() === 'article';
+    }
+  }
+  return openGraph;
 }
 
 /** Words Readability must have kept of a stated article for its choice to stand against the main region. */

@@ -35,7 +35,7 @@ export function normalisedText(element: Element): string {
 const LINKS = tagSet('a');
 const INVISIBLE = new Set(['script', 'style', 'noscript', 'template']);
 
-function nonSpace(text: string): number {
+export function nonSpace(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

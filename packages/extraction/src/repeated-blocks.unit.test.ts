@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { parseDocument } from './document.ts';
+import { extractArticle } from './index.ts';
+import { COMMENTS_KEPT_WORDS, ENTRIES_RATIO, entriesRatio, OPEN_GRAPH_FACTOR, repeatedBlocksOf } from './repeated-blocks.ts';
+
+/**
+ * A page's run of like blocks (repeated-blocks.ts): found by tag and class, not inside the page's frame, not a
+ * layout's columns; and when it stands in for what Readability kept. Hand-written pages.
+ */
+const URL = 'https://jobs.example.org/board';
+
+const JOBS = [
+  'Acme Robotics is hiring a firmware engineer for its warehouse arm (acme.example) 2 hours ago',
+  'Lumen Health is hiring a senior data engineer, remote within Europe (lumen.example) 5 hours ago',
+  'Northwind Freight is hiring an engineering manager for routing (northwind.example) 1 day ago',
+  'Quarry Labs is hiring a product designer for its analytics suite (quarry.example) 2 days ago',
+  'Tidewater Energy is hiring a site reliability engineer on call rota (tidewater.example) 3 days ago',
+];
+
+const page = (body: string, head = '') =>
+  `<!DOCTYPE html><html><head><title>Jobs board</title>${head}</head><body>${body}</body></html>`;
+
+const nav = `<nav><ul>${['Newest comments and threads of the whole site', 'Past stories from every day of the year',
+  'Ask the community a question of your own', 'Show the community what you have built lately']
+  .map((t) => `<li class="item"><a href="/x">${t}</a></li>`).join('')}</ul></nav>`;
+
+const table = `<table><tbody>${JOBS.map((job, i) => `<tr class="job row-${i}"><td>${i + 1}.</td><td><a href="/j/${i}">${job}</a></td></tr>`).join('')}</tbody></table>`;
+
+describe('repeatedBlocksOf', () => {
+  it('finds rows alike by tag and class (digits dropped) and keeps their table whole', () => {
+    const found = repeatedBlocksOf(parseDocument(page(`${nav}<p>These are jobs at our startups.</p>${table}`), URL));
+    expect(found?.element.localName).toBe('table');
+    expect(found?.count).toBe(JOBS.length);
+    expect(found?.comments).toBe(false);
+  });
+
+  it('takes nothing from the page frame, however alike its items', () => {
+    expect(repeatedBlocksOf(parseDocument(page(nav), URL))).toBeNull();
+  });
+
+  it('does not take a layout of a few plain columns, nor blocks one of which holds most of the text', () => {
+    const long = 'A long column of the page that holds most of its words and reads on and on. '.repeat(20);
+    const columns = `<div><div>${JOBS[0]}</div><div>${long}</div><div>${JOBS[1]}</div><div>${JOBS[2]}</div></div>`;
+    expect(repeatedBlocksOf(parseDocument(page(columns), URL))).toBeNull();
+    const dominated = `<div><div class="c">${JOBS[0]}</div><div class="c">${long}</div><div class="c">${JOBS[1]}</div></div>`;
+    expect(repeatedBlocksOf(parseDocument(page(dominated), URL))).toBeNull();
+  });
+
+  it('needs three blocks with an entry\'s worth of text each', () => {
+    const two = `<ul>${JOBS.slice(0, 2).map((j) => `<li>${j}</li>`).join('')}</ul>`;
+    expect(repeatedBlocksOf(parseDocument(page(two), URL))).toBeNull();
+    const labels = `<ul>${['Home', 'Shop', 'Blog', 'Help', 'About'].map((j) => `<li>${j}</li>`).join('')}</ul>`;
+    expect(repeatedBlocksOf(parseDocument(page(labels), URL))).toBeNull();
+  });
+
+  it('says when the blocks are a comment section', () => {
+    const comments = `<div id="comments"><ol>${JOBS.map((j) => `<li class="comment">${j}</li>`).join('')}</ol></div>`;
+    expect(repeatedBlocksOf(parseDocument(page(comments), URL))?.comments).toBe(true);
+  });
+});
+
+describe('entriesRatio', () => {
+  const entries = { element: null as unknown as Element, length: 1000, count: 10, comments: false };
+  const kept = { length: 300, words: 60, statedArticle: false, openGraphArticle: false };
+
+  it('stands in for ENTRIES_RATIO times what was kept, more on an og:type article', () => {
+    expect(entriesRatio(entries, kept)).toBe(ENTRIES_RATIO);
+    expect(entriesRatio({ ...entries, length: 599 }, kept)).toBeNull();
+    expect(entriesRatio(entries, { ...kept, openGraphArticle: true })).toBeNull();
+    expect(entriesRatio({ ...entries, length: 1200 }, { ...kept, openGraphArticle: true })).toBe(ENTRIES_RATIO * OPEN_GRAPH_FACTOR);
+  });
+
+  it('never for a stated article that kept its words, nor comments under a kept article', () => {
+    expect(entriesRatio(entries, { ...kept, statedArticle: true })).toBeNull();
+    expect(entriesRatio({ ...entries, comments: true }, { ...kept, words: COMMENTS_KEPT_WORDS })).toBeNull();
+    expect(entriesRatio({ ...entries, comments: true }, kept)).toBe(ENTRIES_RATIO);
+  });
+});
+
+describe('extractArticle on a page of entries', () => {
+  it('keeps every entry of a list where Readability kept only its intro, links and all', () => {
+    const html = page(`${nav}<div class="main"><p>These are jobs at our startups. See more on the board.</p>${table}</div>
+      <footer><p>Guidelines | FAQ | Contact</p></footer>`);
+    const article = extractArticle(html, { url: URL });
+    for (const job of JOBS) expect(article.text).toContain(job);
+    expect(article.contentHtml).toContain('<table');
+    expect(article.text).not.toContain('Guidelines');
+    expect(article.text).not.toContain('Past stories');
+  });
+});
