@@ -29,6 +29,8 @@ const FURNITURE_WORDS = new Set([
   'recommended', 'recommendations', 'promo', 'promos', 'trending', 'popular', 'mostread', 'outbrain', 'taboola',
   'comments', 'disqus', 'rail', 'sidebar', 'sponsored', 'advert', 'advertisement', 'adslot', 'ads', 'ad',
   'skip', 'modal', 'popup', 'paywall', 'pagination', 'pager',
+  // A forum member's signature under each of their posts, and a Q&A site's asked/answered-by card.
+  'signature', 'signatures',
   ...ARTICLE_FURNITURE_WORDS,
 ]);
 

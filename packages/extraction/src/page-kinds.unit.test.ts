@@ -43,6 +43,16 @@ describe('extractArticle: pages that are not one article', () => {
     expect(article.text).not.toContain('All rights reserved');
   });
 
+  it("keeps a thread's posts without the signature under each", () => {
+    const posts = REPLIES.map((text, i) => `<div class="post-row"><div class="post-body"><p>${text}</p></div>
+        <div class="post-signature"><p>My rig: pump model ${i}, controller v2, two filters.</p><p>Sent from my garden shed.</p></div></div>`).join('\n');
+    const html = frame(`<div class="thread"><h1>Pump will not prime after firmware update</h1>${posts}</div>`,
+      'Pump will not prime after firmware update - Example Forum');
+    const article = extractArticle(html, { url: URL });
+    for (const reply of REPLIES) expect(article.text).toContain(reply);
+    expect(article.text).not.toContain('Sent from my garden shed');
+  });
+
   it('keeps a product description with its specification table', () => {
     const html = frame(`<main><div class="product">
       <h1>Trail Kettle 1.2 L</h1><p class="price">€39.00</p>
