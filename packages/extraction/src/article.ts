@@ -74,8 +74,8 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // The page's main region (main-region.ts) and its run of like blocks (repeated-blocks.ts), what they hold, and
   // whether the page states it is an article, are read before Readability rewrites the document.
   const region = mainRegionOf(document);
-  const article = statesArticle(document);
   const openGraph = openGraphArticle(document);
+  const article = statesArticle(document, openGraph);
   const entries = repeatedBlocksOf(document);
   const pageTitle = document.title;
 

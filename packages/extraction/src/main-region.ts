@@ -39,8 +39,8 @@ const UNSEEN = tagSet('script', 'style', 'noscript', 'template', 'iframe', 'obje
 export function regionContent(region: Element, whole = false): Element {
   const document = region.ownerDocument;
   const content = document.createElement('div');
-  // The region's own children move (the caller hands over a copy, or a document it has no further use for); a
-  // table or a list moves whole, since its rows or items cannot stand alone.
+  // The region's own children move (the caller hands over a copy, or a document it has no further use for); a run
+  // of entries moves whole, with its own element, since a table's rows or a list's items cannot stand alone.
   if (whole) content.append(region);
   else content.append(...Array.from(region.childNodes));
   const total = textLength(content);
@@ -128,8 +128,7 @@ const META = tagSet('meta');
  * product or list. On such a page Readability's choice of the article is kept unless it kept almost nothing: the
  * main region around an article holds its related stories, author boxes and comments.
  */
-export function statesArticle(document: Document): boolean {
-  const openGraph = openGraphArticle(document);
+export function statesArticle(document: Document, openGraph = openGraphArticle(document)): boolean {
   // Either signal alone is stated by whole sites on every page (a CMS's default og:type, a theme's Article markup
   // on its index pages); an article page states both.
   if (!openGraph) return false;

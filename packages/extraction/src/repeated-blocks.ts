@@ -1,6 +1,6 @@
 import { tagSet } from './elements.ts';
 import { ARTICLE_KEPT_WORDS } from './main-region.ts';
-import { nonSpace } from './text-measure.ts';
+import { INVISIBLE, nonSpace } from './text-measure.ts';
 
 /**
  * The page's run of like blocks: the element whose children include the most text in blocks made alike — the same
@@ -31,16 +31,14 @@ export const MAX_BLOCK_SHARE = 0.7;
 export const MIN_PLAIN_BLOCKS = 6;
 const PLAIN_DIV = 'div.';
 
-/** Never the page's content, nor anything inside it: the page's frame, and what a reader never sees. */
-const FRAME = tagSet('nav', 'header', 'footer', 'aside', 'dialog', 'form', 'select', 'button', 'script', 'style',
-  'noscript', 'template', 'svg', 'iframe', 'head');
+/** Never the page's content, nor anything inside it: the page's frame, and what a reader never sees as text. */
+const FRAME = tagSet('nav', 'header', 'footer', 'aside', 'dialog', 'form', 'select', 'button', 'svg', 'iframe', 'head');
 const FRAME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'dialog', 'search']);
 /** Children that are prose or inline markup, not entries: a run of paragraphs is Readability's own case. */
 const NOT_BLOCKS = tagSet('p', 'span', 'br', 'img', 'picture', 'b', 'i', 'em', 'strong', 'small', 'h1', 'h2',
   'h3', 'h4', 'h5', 'h6', 'option', 'source', 'td', 'th', 'hr', 'figure', 'blockquote', 'pre', 'code', 'label');
 /** A run's parent that cannot stand alone in a document: the table or list it belongs to is kept instead. */
 const TABLE_PARTS = tagSet('tbody', 'thead', 'tfoot');
-const INVISIBLE = tagSet('script', 'style', 'noscript', 'template');
 
 /** The run stands in when it holds this many times the text that was kept (characters, then words after cleanup)… */
 export const ENTRIES_RATIO = 2;

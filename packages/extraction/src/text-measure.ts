@@ -33,7 +33,8 @@ export function normalisedText(element: Element): string {
 }
 
 const LINKS = tagSet('a');
-const INVISIBLE = new Set(['script', 'style', 'noscript', 'template']);
+/** Elements whose text a reader never sees: counted as none. */
+export const INVISIBLE: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'template']);
 
 export function nonSpace(text: string): number {
   let n = 0;
