@@ -74,7 +74,10 @@ export function wordCounts(text: string): Map<string, number> {
 /**
  * Whether the region should replace Readability's choice: it holds much more reading text than Readability kept
  * (at least `ratio` times its words, and `extra` words more), and it holds what Readability kept (most of its words),
- * so that it is the same place on the page grown to its full extent, not another part of the page.
+ * so that it is the same place on the page grown to its full extent, not another part of the page. A region that
+ * holds REGION_WHOLE_RATIO times the words wins without holding them: the page says where its content is, and what
+ * Readability kept beside so much is a panel the region's cleanup drops (a store's hidden reviews-by-language
+ * flyout, a "go to top" link), not the page's content elsewhere.
  */
 export function regionIsBetter(chosenText: string, regionText: string, ratio = REGION_RATIO, extra = REGION_EXTRA): boolean {
   const chosen = wordCounts(chosenText);
@@ -88,13 +91,16 @@ export function regionIsBetter(chosenText: string, regionText: string, ratio = R
   let regionWords = 0;
   for (const count of region.values()) regionWords += count;
   if (regionWords < chosenWords * ratio || regionWords < chosenWords + extra) return false;
+  if (regionWords >= chosenWords * REGION_WHOLE_RATIO) return true;
   return chosenWords === 0 || shared >= chosenWords * REGION_HOLDS;
 }
 
 export const REGION_RATIO = 1.5;
 export const REGION_EXTRA = 50;
-/** Share of Readability's words the region must hold to be the same place on the page. */
+/** Share of Readability's words the region must hold to be the same place on the page… */
 const REGION_HOLDS = 0.8;
+/** …unless it holds this many times Readability's words (tuned on folds 0–2: 3× and 4× alike, 6× half the gain). */
+export const REGION_WHOLE_RATIO = 4;
 
 /** `<noscript>` content that is a page's body for readers without JavaScript (a forum's server-rendered thread). */
 const NOSCRIPT = tagSet('noscript');
