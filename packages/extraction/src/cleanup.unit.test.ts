@@ -21,6 +21,17 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(author).toBe('Jane Doe');
   });
 
+  it('removes a pull quote that repeats a sentence of the article, and keeps a quote of a source', () => {
+    const repeated = 'The harbour commission met on Tuesday';
+    const source = 'No structure shall be raised on the quay without the consent of the harbour master in writing.';
+    const { text, contentHtml } = extract(`${prose(3)}<blockquote class="pull-quote">${prose(1)}</blockquote>
+      <blockquote><p>${source}</p></blockquote>${prose(3, 3)}`);
+    const without = extract(`${prose(3)}<blockquote><p>${source}</p></blockquote>${prose(3, 3)}`).text;
+    expect(text.split(repeated).length).toBe(without.split(repeated).length);
+    expect(text).toContain(source);
+    expect(contentHtml.match(/<blockquote/g)).toHaveLength(1);
+  });
+
   it('removes share bars, ad slots and a repeated headline inside the article', () => {
     const { text } = extract(`<div class="story-head"><h2>Sea wall plan goes to a vote</h2></div>
       <div class="share-tools"><a href="https://facebook.com/share">Facebook</a> <a href="mailto:?x">Email</a></div>
