@@ -1,6 +1,6 @@
 import { removeFurniture } from './boilerplate.ts';
 import { descendants, elementsNamed, tagSet } from './elements.ts';
-import { textLength } from './text-measure.ts';
+import { lowerCaseWords, textLength } from './text-measure.ts';
 
 /**
  * The page's own statement of where its main content is: the `<main>` element or the element with `role="main"`
@@ -67,7 +67,7 @@ function isHidden(element: Element): boolean {
 /** Words of a text, lower-cased, with their counts. */
 export function wordCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+  for (const word of lowerCaseWords(text)) counts.set(word, (counts.get(word) ?? 0) + 1);
   return counts;
 }
 

@@ -1,4 +1,5 @@
 import { classWords } from './boilerplate.ts';
+import { lowerCaseWords } from './text-measure.ts';
 
 /**
  * A quote of what the document already said: a forum reply quoting the post above it ("Ann said: …"), a pull quote
@@ -11,8 +12,6 @@ const SHINGLE = 5;
 const REPEATED_SHARE = 0.6;
 /** …in a quote of at least this many words (a short quote is too little to tell, and costs the reader little). */
 const MIN_QUOTE_WORDS = 8;
-
-const WORD = /[\p{L}\p{N}]+/gu;
 
 export function removeRepeatedQuotes(content: Element): void {
   const seen = new Set<string>();
@@ -27,19 +26,17 @@ export function removeRepeatedQuotes(content: Element): void {
   const walk = (parent: Node) => {
     for (let node = parent.firstChild; node; ) {
       const next = node.nextSibling;
-      if (node.nodeType === 3) read(wordsOf(node.textContent ?? ''));
+      if (node.nodeType === 3) read(lowerCaseWords(node.textContent ?? ''));
       else if (node.nodeType === 1) {
         const element = node as Element;
         if (isQuote(element)) {
-          const words = wordsOf(element.textContent ?? '');
-          if (words.length >= MIN_QUOTE_WORDS && repeatedShare(words, seen) >= REPEATED_SHARE) {
-            element.remove();
-            // What follows the quote is read on from what preceded it, as the reader meets it.
-            node = next;
-            continue;
+          const words = lowerCaseWords(element.textContent ?? '');
+          // A quote that goes is not read: what follows it reads on from what preceded it, as the reader meets it.
+          if (words.length >= MIN_QUOTE_WORDS && repeatedShare(words, seen) >= REPEATED_SHARE) element.remove();
+          else {
+            recent = [];
+            read(words);
           }
-          recent = [];
-          read(words);
         } else walk(element);
       }
       node = next;
@@ -50,10 +47,6 @@ export function removeRepeatedQuotes(content: Element): void {
 
 function isQuote(element: Element): boolean {
   return element.localName === 'blockquote' || classWords(element).includes('quote');
-}
-
-function wordsOf(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
 }
 
 function repeatedShare(words: string[], seen: ReadonlySet<string>): number {

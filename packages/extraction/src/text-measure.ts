@@ -23,9 +23,17 @@ export function linkDensity(element: Element): number {
   return Math.min(1, links / total);
 }
 
+/** Runs of letters and digits: the words text is compared by (a coarser count than words.ts's reader's words). */
+const WORD = /[\p{L}\p{N}]+/gu;
+
 export function words(element: Element | string): number {
   const text = typeof element === 'string' ? element : (element.textContent ?? '');
-  return text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  return text.match(WORD)?.length ?? 0;
+}
+
+/** A text's words, lower-cased, in order, for comparing one text with another. */
+export function lowerCaseWords(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
 }
 
 export function normalisedText(element: Element): string {
