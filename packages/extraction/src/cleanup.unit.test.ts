@@ -60,6 +60,17 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toContain('A final vote is expected next month');
   });
 
+  it('removes a list written as lines of links (one headline a line, broken by <br>), with its label', () => {
+    const { text } = extract(`${prose(5)}
+      <p><strong>DON'T MISS</strong></p>
+      <p><a href="/2024/04/ferry.html">Ferry timetable changes for the summer season announced by the operator</a> [<strong>INSIGHT]<br></strong>
+         <a href="/2024/04/pier.html">Pier repairs finish two weeks early and under the agreed budget</a> [<strong>VIDEO]<br></strong>
+         <a href="/2024/03/storm.html">What the last storm cost the town, street by street</a><strong> [REACTION]</strong></p>
+      ${prose(1, 5)}`);
+    expect(text).not.toMatch(/DON'T MISS|Ferry timetable|Pier repairs|last storm|INSIGHT|REACTION/);
+    expect(text).toContain('A final vote is expected next month');
+  });
+
   it('keeps links out of the site: sources and references are the article’s own', () => {
     const { text } = extract(`${prose(5)}
       <p>Sources:</p>

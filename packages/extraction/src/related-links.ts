@@ -24,6 +24,7 @@ const LI_TABLE_BLOCKQUOTE = tagSet('li', 'table', 'blockquote');
 const A = tagSet('a');
 const P = tagSet('p');
 const IMG = tagSet('img');
+const BR = tagSet('br');
 const LINKS_AND_MEDIA = tagSet('a', 'img', 'picture', 'video', 'iframe');
 
 export function removeRelatedLinks(root: Element): void {
@@ -39,6 +40,7 @@ export function removeRelatedLinks(root: Element): void {
     if (!root.contains(block) || closestNamed(block, LI_TABLE_BLOCKQUOTE)) continue;
     if (hasBlockChildren(block)) continue;
     if (isLineOfLinks(block) || isPrefixedLink(block)) removeWithLabel(block);
+    else if (isLinesOfLinks(block) && site.linksAreInternal(block)) removeWithLabel(block, true);
   }
   removeInlineCards(root);
 }
@@ -55,6 +57,42 @@ function isLinkLine(block: Element): boolean {
   return n > 0 && n <= MAX_LINE_WORDS && firstNamed(block, A) !== null && linkDensity(block) >= LINE_LINK_DENSITY;
 }
 
+/**
+ * A list written as lines: several lines broken by `<br>`, each short and holding a link, nearly all link text
+ * together ("DON'T MISS" and three headlines, one a line).
+ */
+function isLinesOfLinks(block: Element): boolean {
+  if (firstNamed(block, BR) === null) return false;
+  const lines = linesOf(block).filter((line) => words(line.text) > 0);
+  if (lines.length < 2) return false;
+  if (!lines.every((line) => line.links > 0 && words(line.text) <= MAX_ITEM_WORDS)) return false;
+  // Lines of links to files (a course's handouts, a report's PDFs) are what the page offers, not other stories.
+  if (elementsNamed(block, A).some((a) => FILE_LINK.test(a.getAttribute('href') ?? ''))) return false;
+  return linkDensity(block) >= LIST_LINK_DENSITY;
+}
+
+const FILE_LINK = /\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|odp|csv|zip|epub)(?:[?#]|$)/i;
+
+/** A block's lines as its `<br>` elements break them: the text of each and how many links it holds. */
+function linesOf(block: Element): Array<{ text: string; links: number }> {
+  const lines = [{ text: '', links: 0 }];
+  const visit = (node: Node) => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) lines[lines.length - 1]!.text += child.textContent ?? '';
+      else if (child.nodeType === 1) {
+        const name = (child as Element).localName;
+        if (name === 'br') lines.push({ text: '', links: 0 });
+        else {
+          if (name === 'a') lines[lines.length - 1]!.links++;
+          visit(child);
+        }
+      }
+    }
+  };
+  visit(block);
+  return lines;
+}
+
 function isPrefixedLine(block: Element): boolean {
   return firstNamed(block, A) !== null && words(block) <= MAX_LINE_WORDS * 2 && LINK_PREFIX.test(normalisedText(block));
 }
@@ -64,10 +102,10 @@ function isPrefixedLine(block: Element): boolean {
  * heading counts as the label of a list of links ("Most read"); a single line of links needs a label that says
  * it introduces something (a colon, an ellipsis, capitals), so that a section heading above it stays.
  */
-function removeWithLabel(block: Element): void {
+function removeWithLabel(block: Element, asList = false): void {
   const previous = block.previousElementSibling;
   const parent = block.parentElement;
-  const isList = block.localName === 'ul' || block.localName === 'ol';
+  const isList = asList || block.localName === 'ul' || block.localName === 'ol';
   block.remove();
   if (previous && isLabel(previous, isList)) previous.remove();
   if (parent && parent.children.length === 0 && normalisedText(parent) === '' && parent.localName !== 'div') parent.remove();

@@ -1,0 +1,53 @@
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+import { removeRelatedLinks } from './related-links.ts';
+
+/** The text left of an article's content once its related links are removed. */
+function cleaned(content: string): string {
+  const { document } = new JSDOM(`<body><div id="content">${content}</div></body>`, { url: 'https://news.example.com/2024/05/sea-wall.html' }).window;
+  const root = document.getElementById('content')!;
+  removeRelatedLinks(root);
+  return root.textContent!.replace(/\s+/g, ' ').trim();
+}
+
+const STORY = '<p>The harbour commission met on Tuesday to weigh a plan that would rebuild the old sea wall before winter storms arrive.</p>';
+
+describe('related links written as lines', () => {
+  it('removes lines of links to the site’s other stories, one headline a line, with their label', () => {
+    const text = cleaned(`${STORY}<p><strong>DON'T MISS</strong></p>
+      <p><a href="/2024/04/ferry.html">Ferry timetable changes for the summer season</a> [<strong>INSIGHT]<br></strong>
+         <a href="/2024/04/pier.html">Pier repairs finish two weeks early</a> [<strong>VIDEO]<br></strong>
+         <a href="https://www.news.example.com/2024/03/storm.html">What the last storm cost the town</a></p>`);
+    expect(text).toBe(STORY.replace(/<\/?p>/g, ''));
+  });
+
+  it('takes a heading just above such lines for their label, as it does for a list of links', () => {
+    const text = cleaned(`${STORY}<h3>Most read</h3>
+      <p><a href="/2024/04/ferry.html">Ferry timetable changes for the summer season announced by the operator</a><br>
+         <a href="/2024/04/pier.html">Pier repairs finish two weeks early and under the agreed budget</a><br>
+         <a href="/2024/03/storm.html">What the last storm cost the town, street by street</a></p>`);
+    expect(text).toBe(STORY.replace(/<\/?p>/g, ''));
+  });
+
+  it('keeps lines of links to files: the handouts a page offers are its content', () => {
+    // Longer than a single line of links (which goes whatever it points to): four lines, each a file.
+    const text = cleaned(`${STORY}<p>Course materials:</p>
+      <p><a href="/course/book.pdf">Climate smart gardening course book (pdf)</a><br>
+         <a href="/course/handouts.pdf?v=2">Facilitators handouts from the notebook (pdf)</a><br>
+         <a href="/course/slides.pdf">Companion presentation for the first session (pdf)</a><br>
+         <a href="/course/notes.pdf">Presenter notes for the companion presentation (pdf)</a></p>`);
+    expect(text).toContain('Course materials:');
+    expect(text).toContain('Facilitators handouts from the notebook (pdf)');
+  });
+
+  it('keeps lines that say more than their link, and lines of links out of the site', () => {
+    const text = cleaned(`${STORY}
+      <p><a href="/2024/04/ferry.html">The ferry</a> runs twice a day from May, the operator said on Monday, with a third
+         crossing at weekends.<br><a href="/2024/04/pier.html">The pier</a> reopens in June, the council said.</p>
+      <p><a href="https://state.example.org/report">State resilience report, 2023 edition</a><br>
+         <a href="https://engineers.example.net/survey">Sea wall survey by the county engineers</a></p>`);
+    expect(text).toContain('third crossing at weekends');
+    expect(text).toContain('State resilience report, 2023 edition');
+    expect(text).toContain('Sea wall survey by the county engineers');
+  });
+});
