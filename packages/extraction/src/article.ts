@@ -9,8 +9,8 @@ import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
 import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import {
-  ARTICLE_KEPT_WORDS, mainRegionOf, openGraphArticle, REGION_RATIO, regionContent, regionIsBetter, statesArticle,
-  unwrapNoscriptContent,
+  ARTICLE_KEPT_WORDS, bodyIsBetter, FRAGMENT_WORDS, mainRegionOf, openGraphArticle, REGION_RATIO, regionContent, regionIsBetter,
+  statesArticle, unwrapNoscriptContent,
 } from './main-region.ts';
 import { prepareForReadability } from './prepare.ts';
 import { entriesRatio, repeatedBlocksOf } from './repeated-blocks.ts';
@@ -117,16 +117,20 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
       text = candidateText;
     }
   }
-  if (!content || countWords(text) === 0) {
-    // Readability found nothing to keep, nor is there a main region that holds something: the page's body, without
-    // its frame (navigation, header, footer, hidden and interactive elements), is its content if anything is. Only a
+  const keptWords = content ? countWords(text) : 0;
+  if (keptWords <= FRAGMENT_WORDS) {
+    // Little or nothing kept: the page's body, without its frame (navigation, header, footer, hidden and interactive
+    // elements), stands in when nothing was kept or when it holds several times what was (`bodyIsBetter`). Only a
     // page where nothing is left is refused.
     const body = freshDocument(stash, segmentPlaces, options.url).body;
     if (body) {
       const candidate = regionContent(body);
       cleanArticle(candidate, title);
-      content = candidate;
-      text = nodeToText(candidate);
+      const candidateText = nodeToText(candidate);
+      if (!content || bodyIsBetter(keptWords, countWords(candidateText))) {
+        content = candidate;
+        text = candidateText;
+      }
     }
   }
   if (!content) throw new NoArticleError();

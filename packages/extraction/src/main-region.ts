@@ -95,6 +95,22 @@ export function regionIsBetter(chosenText: string, regionText: string, ratio = R
   return chosenWords === 0 || shared >= chosenWords * REGION_HOLDS;
 }
 
+/**
+ * Whether the page's body without its frame (`regionContent` of the body) should stand in for what was kept. When
+ * nothing was kept, it always does (refusing is for a page where nothing is left). When what was kept is a fragment
+ * of the page — at most FRAGMENT_WORDS words — and the body holds BODY_RATIO times as many, the extraction latched
+ * onto one block of a page whose content is spread out (a category page's grid beside its introduction, a service
+ * page of short sections, a thread whose posts are not alike): the body is the better answer. Past FRAGMENT_WORDS,
+ * what was kept is a piece of reading of its own, and the body's extra words are mostly its surroundings.
+ */
+export function bodyIsBetter(keptWords: number, bodyWords: number): boolean {
+  if (keptWords === 0) return true;
+  return keptWords <= FRAGMENT_WORDS && bodyWords >= keptWords * BODY_RATIO;
+}
+
+export const FRAGMENT_WORDS = 200;
+export const BODY_RATIO = 3;
+
 export const REGION_RATIO = 1.5;
 export const REGION_EXTRA = 50;
 /** Share of Readability's words the region must hold to be the same place on the page… */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REGION_WHOLE_RATIO, regionIsBetter } from './main-region.ts';
+import { BODY_RATIO, bodyIsBetter, FRAGMENT_WORDS, REGION_WHOLE_RATIO, regionIsBetter } from './main-region.ts';
 
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ');
 
@@ -23,5 +23,22 @@ describe('regionIsBetter: when the page’s main region replaces what Readabilit
     // cleanup drops.
     expect(regionIsBetter(kept, words('other', 100 * REGION_WHOLE_RATIO))).toBe(true);
     expect(regionIsBetter(kept, words('other', 100 * REGION_WHOLE_RATIO - 1))).toBe(false);
+  });
+});
+
+describe('bodyIsBetter: when the page’s body without its frame replaces what was kept', () => {
+  it('always stands in for nothing', () => {
+    expect(bodyIsBetter(0, 0)).toBe(true);
+    expect(bodyIsBetter(0, 500)).toBe(true);
+  });
+
+  it(`stands in for a fragment (at most ${FRAGMENT_WORDS} words) when it holds ${BODY_RATIO}× as many`, () => {
+    expect(bodyIsBetter(40, 40 * BODY_RATIO)).toBe(true);
+    expect(bodyIsBetter(40, 40 * BODY_RATIO - 1)).toBe(false);
+    expect(bodyIsBetter(FRAGMENT_WORDS, FRAGMENT_WORDS * BODY_RATIO)).toBe(true);
+  });
+
+  it('leaves what was kept alone once it is more than a fragment, however much the body holds', () => {
+    expect(bodyIsBetter(FRAGMENT_WORDS + 1, 100 * FRAGMENT_WORDS)).toBe(false);
   });
 });

@@ -117,6 +117,25 @@ describe('extractArticle: pages that are not one article', () => {
     expect(unstated.text).toContain('A summary of another story');
   });
 
+  it('converts the whole of a page whose sections are unlike, not only the paragraph Readability keeps', () => {
+    // A service page: an introduction in a paragraph, then services as a list, a definition list and another list.
+    // Readability keeps the paragraph alone (34 words); the body without its frame holds several times as much.
+    const team = (topic: string) => `Our ${topic} team works from the north quay every day of the season, with crews who
+      know the water, the weather and the boats that use this harbour, and prices that stay the same from spring to autumn.`;
+    const html = frame(`<div class="intro"><h1>Services</h1><p>North Quay Marina has looked after boats and the people
+      who sail them since 1931, from a first lesson to a winter out of the water; every service is booked at the
+      harbour office.</p></div>
+      <ul class="services"><li><strong>Repairs.</strong> ${team('repairs')}</li><li><em>Mooring:</em> ${team('mooring')}</li></ul>
+      <dl class="school"><dt>Sailing school</dt><dd>${team('sailing school')}</dd><dt>Fuel dock</dt><dd>${team('fuel dock')}</dd></dl>
+      <ul class="extras"><li>${team('winter storage')} ${team('crane')}</li></ul>`, 'Services');
+    const article = extractArticle(html, { url: URL });
+    expect(article.text).toContain('looked after boats and the people who sail them since 1931');
+    for (const topic of ['repairs', 'mooring', 'sailing school', 'fuel dock', 'winter storage', 'crane']) {
+      expect(article.text).toContain(`Our ${topic} team works from the north quay`);
+    }
+    expect(article.text).not.toContain('All rights reserved');
+  });
+
   it('still refuses a page with nothing but its frame', () => {
     expect(() => extractArticle(frame('<main></main>'), { url: URL })).toThrow(NoArticleError);
     expect(() => extractArticle(frame('<div id="app"></div><noscript>Please enable JavaScript.</noscript>'), { url: URL }))
