@@ -10,10 +10,10 @@ import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import {
   ARTICLE_KEPT_WORDS, bodyIsBetter, FRAGMENT_WORDS, mainRegionOf, openGraphArticle, REGION_RATIO, regionContent, regionIsBetter,
-  statesArticle, unwrapNoscriptContent,
+  statesArticle, statesDiscussion, unwrapNoscriptContent,
 } from './main-region.ts';
 import { prepareForReadability } from './prepare.ts';
-import { entriesRatio, repeatedBlocksOf } from './repeated-blocks.ts';
+import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
 import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
 import { nodeToText } from './text.ts';
 import { textLength } from './text-measure.ts';
@@ -91,9 +91,13 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // most articles end here, and the page is parsed again (Readability has rewritten this copy) only for the others.
   const chosenLength = content ? textLength(content) : 0;
   if (region && region.length >= chosenLength * REGION_RATIO && !(article && countWords(text) >= ARTICLE_KEPT_WORDS)) {
-    const again = mainRegionOf(freshDocument(stash, segmentPlaces, options.url));
+    const page = freshDocument(stash, segmentPlaces, options.url);
+    const again = mainRegionOf(page);
     if (again) {
       const candidate = regionContent(again.element);
+      // Readers' comments under an article Readability kept are not the article (as a run of them never stands in);
+      // a thread's replies, on a page that states it is a discussion, are its content.
+      if (countWords(text) >= COMMENTS_KEPT_WORDS && !statesDiscussion(page)) removeCommentSections(candidate, opening(text));
       cleanArticle(candidate, title);
       const candidateText = nodeToText(candidate);
       if (regionIsBetter(text, candidateText)) {
@@ -160,6 +164,15 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     text,
     wordCount,
   };
+}
+
+/**
+ * The first words of a text's first line (one block of the page, so that they read the same in its elements' text),
+ * whitespace made single spaces: enough to find where the text sits in a page.
+ */
+function opening(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.replace(/\s+/g, ' ').trim().split(' ').slice(0, 8).join(' ');
 }
 
 /** The page parsed and prepared again as for Readability, for a second look after Readability has rewritten the first. */

@@ -1,5 +1,5 @@
 import { removeFurniture } from './boilerplate.ts';
-import { descendants, elementsNamed, tagSet } from './elements.ts';
+import { descendants, elementsNamed, elementsWithAttribute, tagSet } from './elements.ts';
 import { lowerCaseWords, textLength } from './text-measure.ts';
 
 /**
@@ -163,6 +163,23 @@ export function statesArticle(document: Document, openGraph = openGraphArticle(d
   }
   return jsonLd;
 }
+
+/**
+ * Whether the page states that it is a discussion — a forum thread or a question with its answers (JSON-LD or
+ * microdata DiscussionForumPosting, QAPage, Question): its replies are its content, even where its markup calls them
+ * comments.
+ */
+export function statesDiscussion(document: Document): boolean {
+  for (const script of elementsNamed(document, JSON_LD)) {
+    if (/ld\+json/i.test(script.getAttribute('type') ?? '') && DISCUSSION_TYPES.test(script.textContent ?? '')) return true;
+  }
+  for (const element of elementsWithAttribute(document, ['itemtype'])) {
+    if (/schema\.org\/(?:DiscussionForumPosting|QAPage|Question)\b/i.test(element.getAttribute('itemtype') ?? '')) return true;
+  }
+  return false;
+}
+
+const DISCUSSION_TYPES = /"@type"\s*:\s*\[?\s*"(?:DiscussionForumPosting|QAPage|Question)"/;
 
 /** Whether the page's `og:type` is article: alone, a weaker sign than `statesArticle`'s. */
 export function openGraphArticle(document: Document): boolean {

@@ -136,6 +136,24 @@ describe('extractArticle: pages that are not one article', () => {
     expect(article.text).not.toContain('All rights reserved');
   });
 
+  it("leaves out a blog post's comments, and keeps a thread's replies where the page states it is a discussion", () => {
+    const comment = (i: number) => `<li class="comment" id="comment-${i}"><div class="comment-author">Reader ${i}</div>
+      <div class="comment-content"><p>Thank you for this, I tried the garlic spray on my cabbages last summer and it kept the
+      worms away for weeks, though the smell lingered on the porch longer than I expected it would (${i}).</p></div></li>`;
+    const body = (head: string) => frame(`<main><article class="post"><h1>Garlic spray for cabbages</h1>${prose(5)}</article>
+      <div id="comments" class="comments-area"><h2>24 Comments</h2><ol class="comment-list">
+      ${Array.from({ length: 24 }, (_, i) => comment(i)).join('')}</ol></div></main>`, 'Garlic spray for cabbages').replace('</head>', `${head}</head>`);
+    const post = extractArticle(body('<meta property="og:type" content="article">'), { url: URL });
+    expect(post.text).toContain('harbour commission');
+    expect(post.text).not.toContain('I tried the garlic spray');
+    const thread = extractArticle(
+      body('<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Garlic spray"}</script>'),
+      { url: URL },
+    );
+    expect(thread.text).toContain('harbour commission');
+    expect(thread.text).toContain('I tried the garlic spray on my cabbages last summer');
+  });
+
   it('still refuses a page with nothing but its frame', () => {
     expect(() => extractArticle(frame('<main></main>'), { url: URL })).toThrow(NoArticleError);
     expect(() => extractArticle(frame('<div id="app"></div><noscript>Please enable JavaScript.</noscript>'), { url: URL }))

@@ -134,6 +134,31 @@ function isFrame(element: Element): boolean {
 
 const COMMENT_WORDS = /(?:^|[^a-z])comments?(?:[^a-z]|$)/i;
 
+/**
+ * Removes the readers' comment sections (an element whose class or id says comments) from a region that stands in
+ * for an article Readability kept: a blog's `<main>` holds the post and its hundred comments, and the post is what a
+ * reader converts (as the run of comments never stands in for such an article, `entriesRatio`). A section that holds
+ * the article's opening (`opening`, its first words) is the article's own wrapper, not its comments, and stays.
+ */
+export function removeCommentSections(region: Element, opening: string): void {
+  const isComments = (element: Element) => COMMENT_WORDS.test(`${element.getAttribute('class') ?? ''} ${element.id}`);
+  const holdsOpening = (element: Element) => normalised(element.textContent ?? '').includes(opening);
+  const visit = (element: Element) => {
+    const children = Array.from(element.children);
+    // A thread whose opening post is itself one of the "comments" (forum software names every post so): its replies
+    // are the content, and nothing here goes.
+    const comments = children.filter(isComments);
+    if (comments.length > 1 && comments.some(holdsOpening)) return;
+    for (const child of children) {
+      if (isComments(child) && !holdsOpening(child)) child.remove();
+      else visit(child);
+    }
+  };
+  visit(region);
+}
+
+const normalised = (text: string) => text.replace(/\s+/g, ' ').trim();
+
 function inComments(element: Element): boolean {
   for (let at: Element | null = element; at && at.localName !== 'body'; at = at.parentElement) {
     if (COMMENT_WORDS.test(`${at.getAttribute('class') ?? ''} ${at.id}`)) return true;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from './document.ts';
 import { extractArticle } from './index.ts';
-import { COMMENTS_KEPT_WORDS, ENTRIES_RATIO, entriesRatio, OPEN_GRAPH_FACTOR, repeatedBlocksOf } from './repeated-blocks.ts';
+import { statesDiscussion } from './main-region.ts';
+import { COMMENTS_KEPT_WORDS, ENTRIES_RATIO, entriesRatio, OPEN_GRAPH_FACTOR, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
 
 /**
  * A page's run of like blocks (repeated-blocks.ts): found by tag and class, not inside the page's frame, not a
@@ -86,5 +87,44 @@ describe('extractArticle on a page of entries', () => {
     expect(article.contentHtml).toContain('<table');
     expect(article.text).not.toContain('Guidelines');
     expect(article.text).not.toContain('Past stories');
+  });
+});
+
+describe('removeCommentSections: readers’ comments out of a region that stands in for an article', () => {
+  const OPENING = 'The harbour commission met on Tuesday';
+  const region = (html: string) => parseDocument(`<body><div id="region">${html}</div></body>`, URL).getElementById('region')!;
+  const text = (element: Element) => element.textContent!.replace(/\s+/g, ' ').trim();
+
+  it('removes a section whose class or id says comments, at any depth', () => {
+    const element = region(`<article><p>${OPENING} to weigh the sea wall.</p></article>
+      <div class="wrap"><section id="comments"><p>Great post, thanks!</p></section></div><div class="comment-respond">Leave a reply</div>`);
+    removeCommentSections(element, OPENING);
+    expect(text(element)).toBe(`${OPENING} to weigh the sea wall.`);
+  });
+
+  it('keeps a wrapper that holds the article itself, whatever its class says, and looks inside it', () => {
+    const element = region(`<div class="post has-comments"><p>${OPENING} to weigh the sea wall.</p>
+      <ol class="comment-list"><li>Great post, thanks!</li></ol></div>`);
+    removeCommentSections(element, OPENING);
+    expect(text(element)).toBe(`${OPENING} to weigh the sea wall.`);
+  });
+
+  it('keeps a thread whose opening post is one of its "comments": the replies are its content', () => {
+    const element = region(`<div class="comment"><p>${OPENING} to weigh the sea wall.</p></div>
+      <div class="comment"><p>They should have done it years ago.</p></div>`);
+    removeCommentSections(element, OPENING);
+    expect(text(element)).toContain('They should have done it years ago.');
+  });
+});
+
+describe('statesDiscussion', () => {
+  const head = (html: string) => parseDocument(`<html><head>${html}</head><body><p>x</p></body></html>`, URL);
+
+  it('reads JSON-LD and microdata discussion types, and nothing else', () => {
+    expect(statesDiscussion(head('<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'))).toBe(true);
+    expect(statesDiscussion(head('<script type="application/ld+json">{"@type":["QAPage"]}</script>'))).toBe(true);
+    expect(statesDiscussion(parseDocument('<body><div itemscope itemtype="https://schema.org/Question">q</div></body>', URL))).toBe(true);
+    expect(statesDiscussion(head('<script type="application/ld+json">{"@type": "BlogPosting"}</script>'))).toBe(false);
+    expect(statesDiscussion(head('<meta property="og:type" content="article">'))).toBe(false);
   });
 });
