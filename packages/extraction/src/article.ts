@@ -16,7 +16,7 @@ import { prepareForReadability } from './prepare.ts';
 import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
 import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
 import { nodeToText } from './text.ts';
-import { textLength } from './text-measure.ts';
+import { lowerCaseWords, textLength } from './text-measure.ts';
 import { withoutSiteName } from './title.ts';
 import { countWords } from './words.ts';
 
@@ -167,12 +167,12 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
 }
 
 /**
- * The first words of a text's first line (one block of the page, so that they read the same in its elements' text),
- * whitespace made single spaces: enough to find where the text sits in a page.
+ * The first words of a text's first line (one block of the page, so that they read the same in its elements' text,
+ * bullets and punctuation aside), lower-cased and joined by spaces: enough to find where the text sits in a page.
  */
 function opening(text: string): string {
-  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.replace(/\s+/g, ' ').trim().split(' ').slice(0, 8).join(' ');
+  const line = text.split('\n').find((l) => lowerCaseWords(l).length > 0) ?? '';
+  return lowerCaseWords(line).slice(0, 8).join(' ');
 }
 
 /** The page parsed and prepared again as for Readability, for a second look after Readability has rewritten the first. */

@@ -1,6 +1,6 @@
 import { tagSet } from './elements.ts';
 import { ARTICLE_KEPT_WORDS } from './main-region.ts';
-import { INVISIBLE, nonSpace } from './text-measure.ts';
+import { INVISIBLE, lowerCaseWords, nonSpace } from './text-measure.ts';
 
 /**
  * The page's run of like blocks: the element whose children include the most text in blocks made alike — the same
@@ -138,11 +138,12 @@ const COMMENT_WORDS = /(?:^|[^a-z])comments?(?:[^a-z]|$)/i;
  * Removes the readers' comment sections (an element whose class or id says comments) from a region that stands in
  * for an article Readability kept: a blog's `<main>` holds the post and its hundred comments, and the post is what a
  * reader converts (as the run of comments never stands in for such an article, `entriesRatio`). A section that holds
- * the article's opening (`opening`, its first words) is the article's own wrapper, not its comments, and stays.
+ * the article's opening (`opening`: its first words, lower-cased and joined by spaces, as `lowerCaseWords` reads them)
+ * is the article's own wrapper, not its comments, and stays.
  */
 export function removeCommentSections(region: Element, opening: string): void {
   const isComments = (element: Element) => COMMENT_WORDS.test(`${element.getAttribute('class') ?? ''} ${element.id}`);
-  const holdsOpening = (element: Element) => normalised(element.textContent ?? '').includes(opening);
+  const holdsOpening = (element: Element) => lowerCaseWords(element.textContent ?? '').join(' ').includes(opening);
   const visit = (element: Element) => {
     const children = Array.from(element.children);
     // A thread whose opening post is itself one of the "comments" (forum software names every post so): its replies
@@ -156,8 +157,6 @@ export function removeCommentSections(region: Element, opening: string): void {
   };
   visit(region);
 }
-
-const normalised = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function inComments(element: Element): boolean {
   for (let at: Element | null = element; at && at.localName !== 'body'; at = at.parentElement) {

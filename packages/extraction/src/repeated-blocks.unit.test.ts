@@ -91,26 +91,28 @@ describe('extractArticle on a page of entries', () => {
 });
 
 describe('removeCommentSections: readers’ comments out of a region that stands in for an article', () => {
-  const OPENING = 'The harbour commission met on Tuesday';
+  const SENTENCE = 'The harbour commission met on Tuesday';
+  // The article's first words as `removeCommentSections` takes them: lower-cased words joined by spaces.
+  const OPENING = 'the harbour commission met on tuesday';
   const region = (html: string) => parseDocument(`<body><div id="region">${html}</div></body>`, URL).getElementById('region')!;
   const text = (element: Element) => element.textContent!.replace(/\s+/g, ' ').trim();
 
   it('removes a section whose class or id says comments, at any depth', () => {
-    const element = region(`<article><p>${OPENING} to weigh the sea wall.</p></article>
+    const element = region(`<article><p>${SENTENCE} to weigh the sea wall.</p></article>
       <div class="wrap"><section id="comments"><p>Great post, thanks!</p></section></div><div class="comment-respond">Leave a reply</div>`);
     removeCommentSections(element, OPENING);
-    expect(text(element)).toBe(`${OPENING} to weigh the sea wall.`);
+    expect(text(element)).toBe(`${SENTENCE} to weigh the sea wall.`);
   });
 
   it('keeps a wrapper that holds the article itself, whatever its class says, and looks inside it', () => {
-    const element = region(`<div class="post has-comments"><p>${OPENING} to weigh the sea wall.</p>
+    const element = region(`<div class="post has-comments"><p>${SENTENCE} to weigh the sea wall.</p>
       <ol class="comment-list"><li>Great post, thanks!</li></ol></div>`);
     removeCommentSections(element, OPENING);
-    expect(text(element)).toBe(`${OPENING} to weigh the sea wall.`);
+    expect(text(element)).toBe(`${SENTENCE} to weigh the sea wall.`);
   });
 
   it('keeps a thread whose opening post is one of its "comments": the replies are its content', () => {
-    const element = region(`<div class="comment"><p>${OPENING} to weigh the sea wall.</p></div>
+    const element = region(`<div class="comment"><p>${SENTENCE} to weigh the sea wall.</p></div>
       <div class="comment"><p>They should have done it years ago.</p></div>`);
     removeCommentSections(element, OPENING);
     expect(text(element)).toContain('They should have done it years ago.');
