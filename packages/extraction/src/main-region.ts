@@ -139,10 +139,16 @@ export function unwrapNoscriptContent(document: Document): void {
 }
 
 
+/** A JSON-LD `@type` (alone or first of a list) that is one of `names`. */
+const jsonLdType = (names: readonly string[]) => new RegExp(`"@type"\\s*:\\s*\\[?\\s*"(?:${names.join('|')})"`);
+/** Schema.org types of a discussion: a forum thread, a question with its answers. */
+const DISCUSSION_TYPE_NAMES = ['DiscussionForumPosting', 'QAPage', 'Question'];
 /** JSON-LD types of one article, and of pages that are something else even when they also call themselves one. */
-const ARTICLE_TYPES = /"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|BlogPosting|OpinionNewsArticle|AnalysisNewsArticle|ReportageNewsArticle|Report|ScholarlyArticle|LiveBlogPosting)"/;
-const OTHER_TYPES = /"@type"\s*:\s*\[?\s*"(?:DiscussionForumPosting|QAPage|Question|Product|ProductGroup|ItemList|CollectionPage|SearchResultsPage|FAQPage)"/;
-const JSON_LD = tagSet('script');
+const ARTICLE_TYPES = jsonLdType(['Article', 'NewsArticle', 'BlogPosting', 'OpinionNewsArticle', 'AnalysisNewsArticle', 'ReportageNewsArticle', 'Report', 'ScholarlyArticle', 'LiveBlogPosting']);
+const OTHER_TYPES = jsonLdType([...DISCUSSION_TYPE_NAMES, 'Product', 'ProductGroup', 'ItemList', 'CollectionPage', 'SearchResultsPage', 'FAQPage']);
+const DISCUSSION_TYPES = jsonLdType(DISCUSSION_TYPE_NAMES);
+const DISCUSSION_ITEMTYPE = new RegExp(`schema\\.org/(?:${DISCUSSION_TYPE_NAMES.join('|')})\\b`, 'i');
+const SCRIPT = tagSet('script');
 const META = tagSet('meta');
 
 /**
@@ -155,9 +161,7 @@ export function statesArticle(document: Document, openGraph = openGraphArticle(d
   // on its index pages); an article page states both.
   if (!openGraph) return false;
   let jsonLd = false;
-  for (const script of elementsNamed(document, JSON_LD)) {
-    if (!/ld\+json/i.test(script.getAttribute('type') ?? '')) continue;
-    const json = script.textContent ?? '';
+  for (const json of jsonLdTexts(document)) {
     if (OTHER_TYPES.test(json)) return false;
     jsonLd ||= ARTICLE_TYPES.test(json);
   }
@@ -170,16 +174,16 @@ export function statesArticle(document: Document, openGraph = openGraphArticle(d
  * comments.
  */
 export function statesDiscussion(document: Document): boolean {
-  for (const script of elementsNamed(document, JSON_LD)) {
-    if (/ld\+json/i.test(script.getAttribute('type') ?? '') && DISCUSSION_TYPES.test(script.textContent ?? '')) return true;
-  }
-  for (const element of elementsWithAttribute(document, ['itemtype'])) {
-    if (/schema\.org\/(?:DiscussionForumPosting|QAPage|Question)\b/i.test(element.getAttribute('itemtype') ?? '')) return true;
-  }
-  return false;
+  if (jsonLdTexts(document).some((json) => DISCUSSION_TYPES.test(json))) return true;
+  return elementsWithAttribute(document, ['itemtype']).some((element) => DISCUSSION_ITEMTYPE.test(element.getAttribute('itemtype') ?? ''));
 }
 
-const DISCUSSION_TYPES = /"@type"\s*:\s*\[?\s*"(?:DiscussionForumPosting|QAPage|Question)"/;
+/** The text of each JSON-LD script of the page. */
+function jsonLdTexts(document: Document): string[] {
+  return elementsNamed(document, SCRIPT)
+    .filter((script) => /ld\+json/i.test(script.getAttribute('type') ?? ''))
+    .map((script) => script.textContent ?? '');
+}
 
 /** Whether the page's `og:type` is article: alone, a weaker sign than `statesArticle`'s. */
 export function openGraphArticle(document: Document): boolean {
