@@ -10,8 +10,9 @@ import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import {
   ARTICLE_KEPT_WORDS, bodyIsBetter, FRAGMENT_WORDS, mainRegionOf, openGraphArticle, REGION_RATIO, regionContent, regionIsBetter,
-  statesArticle, statesDiscussion, unwrapNoscriptContent,
+  statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
 } from './main-region.ts';
+import { removeOtherProducts } from './other-products.ts';
 import { prepareForReadability } from './prepare.ts';
 import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
 import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
@@ -72,11 +73,12 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   unwrapNoscriptContent(document);
   const prepared = prepareForReadability(document);
   // The page's main region (main-region.ts) and its run of like blocks (repeated-blocks.ts), what they hold, and
-  // whether the page states it is an article, are read before Readability rewrites the document.
+  // whether the page states it is an article or offers one product, are read before Readability rewrites the document.
   const region = mainRegionOf(document);
   const openGraph = openGraphArticle(document);
   const article = statesArticle(document, openGraph);
   const entries = repeatedBlocksOf(document);
+  const oneProduct = statesOneProduct(document);
   const pageTitle = document.title;
 
   const parsed = new FastReadability(document, { serializer: (node) => node as Element, keepClasses: true }).parse();
@@ -136,6 +138,11 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
         text = candidateText;
       }
     }
+  }
+  // The cards of other products a product page offers go from whatever stood in for its content.
+  if (content && oneProduct) {
+    removeOtherProducts(content);
+    text = nodeToText(content);
   }
   if (!content) throw new NoArticleError();
   if (options.sanitize) {

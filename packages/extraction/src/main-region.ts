@@ -187,13 +187,56 @@ function jsonLdTexts(document: Document): string[] {
 
 /** Whether the page's `og:type` is article: alone, a weaker sign than `statesArticle`'s. */
 export function openGraphArticle(document: Document): boolean {
-  let openGraph = false;
-  for (const meta of elementsNamed(document, META)) {
-    if (meta.getAttribute('property')?.trim().toLowerCase() === 'og:type') {
-      openGraph ||= meta.getAttribute('content')?.trim().toLowerCase() === 'article';
+  return openGraphTypes(document).includes('article');
+}
+
+/** The page's `og:type` values, lower-cased. */
+function openGraphTypes(document: Document): string[] {
+  return elementsNamed(document, META)
+    .filter((meta) => meta.getAttribute('property')?.trim().toLowerCase() === 'og:type')
+    .map((meta) => meta.getAttribute('content')?.trim().toLowerCase() ?? '');
+}
+
+/** JSON-LD types of a page that lists products (a category, a search, a catalogue). */
+const PRODUCT_LIST_TYPES = jsonLdType(['ItemList', 'CollectionPage', 'OfferCatalog', 'SearchResultsPage']);
+const PRODUCT_ITEMTYPE = /schema\.org\/Product$/i;
+
+/**
+ * Whether the page states that it offers one product: its JSON-LD describes one (by name: a site may state it twice,
+ * and a product's variants, accessories and look-alikes nested in it are its own), or, with no product in its JSON-LD,
+ * one element's microdata is a Product; and it states no list of products (ItemList, CollectionPage, an `og:type` of
+ * a product group). Other products' cards on such a page are offers beside it (`other-products.ts`).
+ */
+export function statesOneProduct(document: Document): boolean {
+  const texts = jsonLdTexts(document);
+  if (texts.some((json) => PRODUCT_LIST_TYPES.test(json))) return false;
+  if (openGraphTypes(document).some((type) => type.includes('group'))) return false;
+  const names = new Set<string>();
+  for (const json of texts) {
+    try {
+      productNames(JSON.parse(json), names);
+    } catch {
+      // A script that is not JSON states nothing.
     }
   }
-  return openGraph;
+  if (names.size > 0) return names.size === 1;
+  return elementsWithAttribute(document, ['itemtype']).filter((e) => PRODUCT_ITEMTYPE.test(e.getAttribute('itemtype')?.trim() ?? '')).length === 1;
+}
+
+/** The names of the outermost products (Product, ProductGroup) in a JSON-LD value. */
+function productNames(value: unknown, names: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) productNames(item, names);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const node = value as Record<string, unknown>;
+  const types = [node['@type']].flat();
+  if (types.includes('Product') || types.includes('ProductGroup')) {
+    names.add(typeof node.name === 'string' ? node.name.trim() : '');
+    return;
+  }
+  for (const child of Object.values(node)) productNames(child, names);
 }
 
 /** Words Readability must have kept of a stated article for its choice to stand against the main region. */

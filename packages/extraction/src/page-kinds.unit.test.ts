@@ -69,6 +69,24 @@ describe('extractArticle: pages that are not one article', () => {
     expect(article.contentHtml).toContain('<table');
   });
 
+  it("leaves out the other products a product page offers, and keeps a category's grid of them", () => {
+    const cards = [['Titanium mug 450 ml', '24.00', 'mug'], ['Folding spork, long handle', '9.50', 'spork'],
+      ['Canister stove, piezo ignition', '45.00', 'stove'], ['Windscreen for canister stoves', '15.00', 'screen']]
+      .map(([name, price, slug]) => `<li class="card"><a href="/p/${slug}">${name}</a> <span class="price">€${price}</span> <span>Rated 4.5 of 5 by 120 campers</span></li>`).join('');
+    const product = `<main><div class="product"><h1>Trail Kettle 1.2 L</h1><p class="price">€39.00</p>
+      <div class="description"><p>A titanium kettle that nests a gas canister and a small stove, with a folding handle
+      and a lid that doubles as a cup. Light enough for long trips and tough enough for daily use at camp.</p>
+      <p>It boils a litre in about four minutes on a small canister stove, and its lid strains pasta.</p></div>
+      <h2>Customers also viewed</h2><ul class="carousel">${cards}</ul></div></main>`;
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail Kettle 1.2 L"}</script>';
+    const stated = extractArticle(frame(product, 'Trail Kettle 1.2 L').replace('</head>', `${ld}</head>`), { url: URL });
+    expect(stated.text).toContain('A titanium kettle');
+    expect(stated.text).not.toContain('Folding spork');
+    // The same cards, on a page that does not state one product, are what it lists.
+    const category = extractArticle(frame(`<main><h1>Camp kitchen</h1><p>Everything for cooking outdoors.</p><ul class="grid">${cards}</ul></main>`), { url: URL });
+    expect(category.text).toContain('Folding spork');
+  });
+
   it('keeps every item of a listing, links and all', () => {
     const courses = ['Soil science', 'Pruning fruit trees', 'Composting at home', 'Rainwater harvesting', 'Seed saving', 'Hedge laying'];
     const items = courses.map((name, i) => `<li class="course-card"><h3><a href="/courses/${i}">${name}</a></h3>

@@ -102,7 +102,7 @@ function isPrefixedLine(block: Element): boolean {
  * heading counts as the label of a list of links ("Most read"); a single line of links needs a label that says
  * it introduces something (a colon, an ellipsis, capitals), so that a section heading above it stays.
  */
-function removeWithLabel(block: Element, asList = false): void {
+export function removeWithLabel(block: Element, asList = false): void {
   const previous = block.previousElementSibling;
   const parent = block.parentElement;
   const isList = asList || block.localName === 'ul' || block.localName === 'ol';
@@ -146,7 +146,7 @@ function removeInlineCards(root: Element): void {
 }
 
 /** The site a page belongs to, to tell its own links from links out. */
-class Site {
+export class Site {
   private readonly domain: string | null;
 
   constructor(pageUrl: string) {
