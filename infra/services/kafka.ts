@@ -43,6 +43,15 @@ export function newClusterId(): string {
   }
 }
 
+/**
+ * A lone node is the whole metadata quorum. Its controller appends a no-op record to the metadata log every 500 ms by
+ * default so that the quorum's other members can tell it is alive (KIP-835); here there are none, and those appends
+ * and their reading back were 40 % of an idle broker's CPU (22 → 13 ms a second, the broker alone, measured over 30 s).
+ * Every 5 s keeps the liveness figure meaningful. A cluster's nodes keep the default.
+ */
+const LONE_QUORUM = `metadata.max.idle.interval.ms=5000
+`;
+
 export function serverProperties(o: KafkaOptions, logDir: string): string {
   const address = o.address ?? '127.0.0.1';
   const nodeId = o.cluster?.nodeId ?? 1;
@@ -75,7 +84,7 @@ auto.create.topics.enable=false
 num.network.threads=1
 num.io.threads=2
 background.threads=2
-`;
+${o.cluster ? '' : LONE_QUORUM}`;
 }
 
 const LOG4J = `log4j.rootLogger=INFO, stdout

@@ -11,6 +11,7 @@ describe('a Kafka node’s server.properties', () => {
     expect(p['advertised.listeners']).toBe('PLAINTEXT://127.0.0.1:19092');
     expect(p['offsets.topic.replication.factor']).toBe('1');
     expect(p['min.insync.replicas']).toBe('1');
+    expect(p['metadata.max.idle.interval.ms']).toBe('5000');
   });
 
   it('a node of three keeps three replicas of the broker’s own topics, two in sync, and never elects a stale leader', () => {
@@ -25,5 +26,6 @@ describe('a Kafka node’s server.properties', () => {
     expect(p['transaction.state.log.min.isr']).toBe('2');
     expect(p['min.insync.replicas']).toBe('2');
     expect(p['unclean.leader.election.enable']).toBe('false');
+    expect(p['metadata.max.idle.interval.ms']).toBeUndefined();
   });
 });
