@@ -5,6 +5,7 @@ import { elementsNamed, tagSet } from './elements.ts';
 import { stashDataUrls } from './data-urls.ts';
 import { parseDocument } from './document.ts';
 import { NoArticleError } from './errors.ts';
+import { separateGluedWords } from './glued-words.ts';
 import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
 import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
@@ -139,10 +140,11 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
       }
     }
   }
-  // The cards of other products a product page offers go from whatever stood in for its content.
-  if (content && oneProduct) {
-    removeOtherProducts(content);
-    text = nodeToText(content);
+  if (content) {
+    // The cards of other products a product page offers go from whatever stood in for its content; words its markup
+    // runs together are set apart (once the choice is made: a space more must not tip it).
+    const removed = oneProduct && removeOtherProducts(content);
+    if (separateGluedWords(content) || removed) text = nodeToText(content);
   }
   if (!content) throw new NoArticleError();
   if (options.sanitize) {

@@ -18,7 +18,8 @@ const MAX_RUN_SHARE = 0.5;
 const PRICE = /(?:[$€£¥₹]|\b(?:US\$|USD|EUR|GBP|CHF|CAD|AUD|SEK|NOK|DKK|PLN|kr|zł)\s?)\s?\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:EUR|USD|GBP|CHF|SEK|NOK|DKK|PLN|kr|zł|Kč)\b)/;
 const A = tagSet('a');
 
-export function removeOtherProducts(root: Element): void {
+/** Whether any run was removed. */
+export function removeOtherProducts(root: Element): boolean {
   const base = root.ownerDocument.baseURI;
   const site = new Site(base);
   const page = pageOf(base);
@@ -32,6 +33,7 @@ export function removeOtherProducts(root: Element): void {
     });
   const isCard = (element: Element) => words(element) <= MAX_CARD_WORDS && PRICE.test(normalisedText(element)) && linksElsewhere(element);
   const total = words(root);
+  let removed = false;
   for (const element of descendants(root)) {
     if (!root.contains(element)) continue;
     const siblings = Array.from(element.children).filter((child) => normalisedText(child) !== '');
@@ -41,7 +43,9 @@ export function removeOtherProducts(root: Element): void {
     // Cards linking out of the site are what a page recommends (a gift guide's shops), not the site's other offers.
     if (words(element) > total * MAX_RUN_SHARE || !site.linksAreInternal(element)) continue;
     removeWithLabel(element, true);
+    removed = true;
   }
+  return removed;
 }
 
 /** An address without its query and fragment: the page it names. */

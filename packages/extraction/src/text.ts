@@ -59,6 +59,16 @@ const PARAGRAPH_BLOCKS = new Set([
 /** Blocks that only need a line of their own. */
 const LINE_BLOCKS = new Set(['li', 'dt', 'dd', 'tr', 'option', 'picture']);
 
+/** Whether an element's text is never shown (`SKIPPED`). */
+export function showsNoText(localName: string): boolean {
+  return SKIPPED.has(localName);
+}
+
+/** Whether an element sets its text apart from what is around it: a block, a line, a cell or a break. */
+export function setsTextApart(localName: string): boolean {
+  return PARAGRAPH_BLOCKS.has(localName) || LINE_BLOCKS.has(localName) || localName === 'td' || localName === 'th' || localName === 'br';
+}
+
 const BULLET = '• ';
 const INDENT = '  ';
 
