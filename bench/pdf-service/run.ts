@@ -69,7 +69,7 @@ try {
 | print-only: the engine's PdfRenderer on the same article page, in process (baseline) | ${print_.perSecond.toFixed(1)} | ${print_.p50.toFixed(0)} ms | ${print_.p95.toFixed(0)} ms |
 | through Folio: sync POST /v2/convert, then the download of file_url | ${service_.perSecond.toFixed(1)} | ${service_.p50.toFixed(0)} ms | ${service_.p95.toFixed(0)} ms |
 
-Target: ≥ 20 documents/s through the service — ${verdict(service_.perSecond >= 20)} (${((service_.perSecond / print_.perSecond) * 100).toFixed(0)} % of the print-only rate).
+Targets: through the service ≥ 85 % of the print-only rate of this run (issue #20) — ${((service_.perSecond / print_.perSecond) * 100).toFixed(0)} %, ${verdict(service_.perSecond >= 0.85 * print_.perSecond)}; ≥ 20 documents/s (the first target, in absolute terms on a machine whose speed swings 2–3× between hours) — ${verdict(service_.perSecond >= 20)}.
 
 Where a document's CPU went through the service (every process this benchmark started, over the service's slices; "benchmark" is the load generator with its downloads):
 
