@@ -10,8 +10,8 @@ import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
 import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import {
-  ARTICLE_KEPT_WORDS, bodyIsBetter, FRAGMENT_WORDS, mainRegionOf, openGraphArticle, REGION_RATIO, regionContent, regionIsBetter,
-  statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
+  ARTICLE_KEPT_WORDS, bodyIsBetter, FRAGMENT_WORDS, mainRegionOf, openGraphArticle, pageStatements, REGION_RATIO, regionContent,
+  regionIsBetter, statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
 import { prepareForReadability } from './prepare.ts';
@@ -74,12 +74,13 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   unwrapNoscriptContent(document);
   const prepared = prepareForReadability(document);
   // The page's main region (main-region.ts) and its run of like blocks (repeated-blocks.ts), what they hold, and
-  // whether the page states it is an article or offers one product, are read before Readability rewrites the document.
+  // what the page states about itself (an article, a discussion, one product), are read before Readability rewrites
+  // the document.
   const region = mainRegionOf(document);
-  const openGraph = openGraphArticle(document);
-  const article = statesArticle(document, openGraph);
+  const stated = pageStatements(document);
+  const openGraph = openGraphArticle(stated);
+  const article = statesArticle(stated);
   const entries = repeatedBlocksOf(document);
-  const oneProduct = statesOneProduct(document);
   const pageTitle = document.title;
 
   const parsed = new FastReadability(document, { serializer: (node) => node as Element, keepClasses: true }).parse();
@@ -94,13 +95,12 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // most articles end here, and the page is parsed again (Readability has rewritten this copy) only for the others.
   const chosenLength = content ? textLength(content) : 0;
   if (region && region.length >= chosenLength * REGION_RATIO && !(article && countWords(text) >= ARTICLE_KEPT_WORDS)) {
-    const page = freshDocument(stash, segmentPlaces, options.url);
-    const again = mainRegionOf(page);
+    const again = mainRegionOf(freshDocument(stash, segmentPlaces, options.url));
     if (again) {
       const candidate = regionContent(again.element);
       // Readers' comments under an article Readability kept are not the article (as a run of them never stands in);
       // a thread's replies, on a page that states it is a discussion, are its content.
-      if (countWords(text) >= COMMENTS_KEPT_WORDS && !statesDiscussion(page)) removeCommentSections(candidate, opening(text));
+      if (countWords(text) >= COMMENTS_KEPT_WORDS && !statesDiscussion(stated)) removeCommentSections(candidate, opening(text));
       cleanArticle(candidate, title);
       const candidateText = nodeToText(candidate);
       if (regionIsBetter(text, candidateText)) {
@@ -140,13 +140,11 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
       }
     }
   }
-  if (content) {
-    // The cards of other products a product page offers go from whatever stood in for its content; words its markup
-    // runs together are set apart (once the choice is made: a space more must not tip it).
-    const removed = oneProduct && removeOtherProducts(content);
-    if (separateGluedWords(content) || removed) text = nodeToText(content);
-  }
   if (!content) throw new NoArticleError();
+  // The cards of other products a product page offers go from whatever stood in for its content; words its markup
+  // runs together are set apart (once the choice is made: a space more must not tip it).
+  const removed = statesOneProduct(stated) && removeOtherProducts(content);
+  if (separateGluedWords(content) || removed) text = nodeToText(content);
   if (options.sanitize) {
     options.sanitize(content, stash.restoreText);
     text = nodeToText(content);

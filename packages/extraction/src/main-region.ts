@@ -1,5 +1,5 @@
 import { removeFurniture } from './boilerplate.ts';
-import { descendants, elementsNamed, elementsWithAttribute, tagSet } from './elements.ts';
+import { descendants, elementsNamed, tagSet } from './elements.ts';
 import { lowerCaseWords, textLength } from './text-measure.ts';
 
 /**
@@ -148,20 +148,49 @@ const ARTICLE_TYPES = jsonLdType(['Article', 'NewsArticle', 'BlogPosting', 'Opin
 const OTHER_TYPES = jsonLdType([...DISCUSSION_TYPE_NAMES, 'Product', 'ProductGroup', 'ItemList', 'CollectionPage', 'SearchResultsPage', 'FAQPage']);
 const DISCUSSION_TYPES = jsonLdType(DISCUSSION_TYPE_NAMES);
 const DISCUSSION_ITEMTYPE = new RegExp(`schema\\.org/(?:${DISCUSSION_TYPE_NAMES.join('|')})\\b`, 'i');
-const SCRIPT = tagSet('script');
-const META = tagSet('meta');
+/** JSON-LD types of a page that lists products (a category, a search, a catalogue). */
+const PRODUCT_LIST_TYPES = jsonLdType(['ItemList', 'CollectionPage', 'OfferCatalog', 'SearchResultsPage']);
+const PRODUCT_ITEMTYPE = /schema\.org\/Product$/i;
+
+/** What a page states about itself: its JSON-LD scripts' text, its `og:type`s (lower-cased) and its microdata types. */
+export interface PageStatements {
+  jsonLd: string[];
+  openGraphTypes: string[];
+  itemtypes: string[];
+}
+
+/**
+ * The page's statements, read in one walk. Read them before Readability runs: it removes the page's scripts. The
+ * questions below take them, or a document to read them from.
+ */
+export function pageStatements(document: Document): PageStatements {
+  const stated: PageStatements = { jsonLd: [], openGraphTypes: [], itemtypes: [] };
+  for (const element of descendants(document)) {
+    const itemtype = element.getAttribute('itemtype');
+    if (itemtype !== null) stated.itemtypes.push(itemtype.trim());
+    if (element.localName === 'script' && /ld\+json/i.test(element.getAttribute('type') ?? '')) {
+      stated.jsonLd.push(element.textContent ?? '');
+    } else if (element.localName === 'meta' && element.getAttribute('property')?.trim().toLowerCase() === 'og:type') {
+      stated.openGraphTypes.push(element.getAttribute('content')?.trim().toLowerCase() ?? '');
+    }
+  }
+  return stated;
+}
+
+const statementsOf = (page: PageStatements | Document): PageStatements => ('jsonLd' in page ? page : pageStatements(page));
 
 /**
  * Whether the page states that it is one article (`og:type` article and a JSON-LD article type) and no forum thread,
  * product or list. On such a page Readability's choice of the article is kept unless it kept almost nothing: the
  * main region around an article holds its related stories, author boxes and comments.
  */
-export function statesArticle(document: Document, openGraph = openGraphArticle(document)): boolean {
+export function statesArticle(page: PageStatements | Document): boolean {
+  const stated = statementsOf(page);
   // Either signal alone is stated by whole sites on every page (a CMS's default og:type, a theme's Article markup
   // on its index pages); an article page states both.
-  if (!openGraph) return false;
+  if (!openGraphArticle(stated)) return false;
   let jsonLd = false;
-  for (const json of jsonLdTexts(document)) {
+  for (const json of stated.jsonLd) {
     if (OTHER_TYPES.test(json)) return false;
     jsonLd ||= ARTICLE_TYPES.test(json);
   }
@@ -173,33 +202,15 @@ export function statesArticle(document: Document, openGraph = openGraphArticle(d
  * microdata DiscussionForumPosting, QAPage, Question): its replies are its content, even where its markup calls them
  * comments.
  */
-export function statesDiscussion(document: Document): boolean {
-  if (jsonLdTexts(document).some((json) => DISCUSSION_TYPES.test(json))) return true;
-  return elementsWithAttribute(document, ['itemtype']).some((element) => DISCUSSION_ITEMTYPE.test(element.getAttribute('itemtype') ?? ''));
-}
-
-/** The text of each JSON-LD script of the page. */
-function jsonLdTexts(document: Document): string[] {
-  return elementsNamed(document, SCRIPT)
-    .filter((script) => /ld\+json/i.test(script.getAttribute('type') ?? ''))
-    .map((script) => script.textContent ?? '');
+export function statesDiscussion(page: PageStatements | Document): boolean {
+  const stated = statementsOf(page);
+  return stated.jsonLd.some((json) => DISCUSSION_TYPES.test(json)) || stated.itemtypes.some((type) => DISCUSSION_ITEMTYPE.test(type));
 }
 
 /** Whether the page's `og:type` is article: alone, a weaker sign than `statesArticle`'s. */
-export function openGraphArticle(document: Document): boolean {
-  return openGraphTypes(document).includes('article');
+export function openGraphArticle(page: PageStatements | Document): boolean {
+  return statementsOf(page).openGraphTypes.includes('article');
 }
-
-/** The page's `og:type` values, lower-cased. */
-function openGraphTypes(document: Document): string[] {
-  return elementsNamed(document, META)
-    .filter((meta) => meta.getAttribute('property')?.trim().toLowerCase() === 'og:type')
-    .map((meta) => meta.getAttribute('content')?.trim().toLowerCase() ?? '');
-}
-
-/** JSON-LD types of a page that lists products (a category, a search, a catalogue). */
-const PRODUCT_LIST_TYPES = jsonLdType(['ItemList', 'CollectionPage', 'OfferCatalog', 'SearchResultsPage']);
-const PRODUCT_ITEMTYPE = /schema\.org\/Product$/i;
 
 /**
  * Whether the page states that it offers one product: its JSON-LD describes one (by name: a site may state it twice,
@@ -207,12 +218,12 @@ const PRODUCT_ITEMTYPE = /schema\.org\/Product$/i;
  * one element's microdata is a Product; and it states no list of products (ItemList, CollectionPage, an `og:type` of
  * a product group). Other products' cards on such a page are offers beside it (`other-products.ts`).
  */
-export function statesOneProduct(document: Document): boolean {
-  const texts = jsonLdTexts(document);
-  if (texts.some((json) => PRODUCT_LIST_TYPES.test(json))) return false;
-  if (openGraphTypes(document).some((type) => type.includes('group'))) return false;
+export function statesOneProduct(page: PageStatements | Document): boolean {
+  const stated = statementsOf(page);
+  if (stated.jsonLd.some((json) => PRODUCT_LIST_TYPES.test(json))) return false;
+  if (stated.openGraphTypes.some((type) => type.includes('group'))) return false;
   const names = new Set<string>();
-  for (const json of texts) {
+  for (const json of stated.jsonLd) {
     try {
       productNames(JSON.parse(json), names);
     } catch {
@@ -220,7 +231,7 @@ export function statesOneProduct(document: Document): boolean {
     }
   }
   if (names.size > 0) return names.size === 1;
-  return elementsWithAttribute(document, ['itemtype']).filter((e) => PRODUCT_ITEMTYPE.test(e.getAttribute('itemtype')?.trim() ?? '')).length === 1;
+  return stated.itemtypes.filter((type) => PRODUCT_ITEMTYPE.test(type)).length === 1;
 }
 
 /** The names of the outermost products (Product, ProductGroup) in a JSON-LD value. */
