@@ -4,12 +4,13 @@ import { markCaptions } from './captions.ts';
 import { removeNotices } from './notices.ts';
 import { removeRelatedLinks } from './related-links.ts';
 import { removeRepeatedQuotes } from './repeated-quotes.ts';
+import { removeScreenReaderTwins } from './screen-reader-twins.ts';
 import { elementsWithAttribute } from './elements.ts';
 
 /**
  * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
  * so its choice is not shifted): furniture inside the container, lists and lines of links to the site's other
- * stories, notices, quotes of what the document already said, and the head's repeated headline, byline and date.
+ * stories, notices, quotes of what the document already said, screen readers' copies of text shown beside them, and the head's repeated headline, byline and date.
  * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
  */
 export function cleanArticle(content: Element, title: string, entries = false): void {
@@ -19,6 +20,7 @@ export function cleanArticle(content: Element, title: string, entries = false): 
   if (!entries) removeRelatedLinks(content);
   removeNotices(content);
   removeRepeatedQuotes(content);
+  removeScreenReaderTwins(content);
   removeArticleHead(content, title);
   for (const element of elementsWithAttribute(content, ['class'])) element.removeAttribute('class');
 }

@@ -1,0 +1,46 @@
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from './index.ts';
+import { removeScreenReaderTwins } from './screen-reader-twins.ts';
+import { nodeToText } from './text.ts';
+
+/** The text of some content without the screen readers' copies of what it shows. */
+function withoutTwins(html: string): { text: string; removed: number } {
+  const { document } = new JSDOM(`<body><div id="content">${html}</div></body>`).window;
+  const root = document.getElementById('content')!;
+  const removed = removeScreenReaderTwins(root);
+  return { text: nodeToText(root), removed };
+}
+
+describe('removeScreenReaderTwins', () => {
+  it('removes a hidden copy of the text its parent shows', () => {
+    expect(withoutTwins('<p><span class="bold">EUR 163.12<span class="clipped">EUR 163.12</span></span> incl. VAT</p>')).toEqual({ text: 'EUR 163.12 incl. VAT', removed: 1 });
+  });
+
+  it('removes a hidden copy standing beside the text it repeats', () => {
+    expect(withoutTwins('<h3><span>Trail 25 Pack</span> <span class="sr-only">Trail 25  pack</span></h3>')).toEqual({ text: 'Trail 25 Pack', removed: 1 });
+    expect(withoutTwins('<div><span class="visually-hidden">Price</span><span>Price</span></div>').text).toBe('Price');
+  });
+
+  it('keeps what a screen reader alone is told', () => {
+    expect(withoutTwins('<p><a href="/x">Read more<span class="sr-only"> about the harbour</span></a></p>')).toEqual({ text: 'Read more about the harbour', removed: 0 });
+    expect(withoutTwins('<p><span class="screen-reader-text">Rating:</span> 4.5 of 5</p>').removed).toBe(0);
+  });
+
+  it('keeps the only copy left, and copies that are not next to each other', () => {
+    expect(withoutTwins('<div><span class="clipped">Catena DID 520</span></div>')).toEqual({ text: 'Catena DID 520', removed: 0 });
+    expect(withoutTwins('<div><span>Blue</span><span>, size 9</span><span class="sr-only">Blue</span></div>').removed).toBe(0);
+  });
+
+  it('keeps an ordinary element that repeats its neighbour', () => {
+    expect(withoutTwins('<ul><li>Yes</li><li>Yes</li></ul>')).toEqual({ text: '• Yes\n• Yes', removed: 0 });
+  });
+
+  it('leaves one copy in what extraction gives', () => {
+    const story = '<p>The harbour commission met on Tuesday to weigh a plan that would rebuild the old sea wall before the winter storms arrive, at a price the town can afford.</p>'.repeat(3);
+    const article = extractArticle(`<html><head><title>Sea wall</title></head><body><article><h1>Sea wall</h1>${story}<p>Estimate: <span>EUR 4.2 million<span class="sr-only">EUR 4.2 million</span></span></p>${story}</article></body></html>`, { url: 'https://news.example.com/sea-wall' });
+    expect(article.text).toContain('Estimate: EUR 4.2 million\n');
+    expect(article.text).not.toContain('millionEUR');
+    expect(article.contentHtml.match(/4\.2 million/g)).toHaveLength(1);
+  });
+});
