@@ -1,3 +1,5 @@
+import { childElements } from '@folio/dom';
+
 /**
  * Shapes tables so that every one of them becomes a GFM table and none is left as raw HTML.
  *
@@ -45,7 +47,7 @@ function replaceSpaced(node: Node, replacement: Node): void {
 function unwrapLayoutTable(table: Element): void {
   const doc = table.ownerDocument;
   const replacement = doc.createElement('div');
-  for (const child of Array.from(table.children)) {
+  for (const child of childElements(table)) {
     if (child.nodeName !== 'CAPTION') continue;
     const p = doc.createElement('p');
     moveChildren(child, p);

@@ -60,3 +60,17 @@ export function windowOf(document: Document): DomWindow | undefined {
   return parsedIn.get(document);
 }
 export * from './light.ts';
+
+/**
+ * An element's child elements, in order. jsdom's `children` is a live HTMLCollection behind a Proxy, and each read of
+ * its `length` through the Proxy looks the name up among the children (`namedItem`), so `Array.from(element.children)`
+ * is quadratic: 7 s for a container of 20,000 elements (measured), against milliseconds walking the siblings. Every
+ * walk over children here goes this way; `childElementCount` is cheap (it asks the collection itself).
+ */
+export function childElements<E>(parent: { readonly children: ArrayLike<E> }): E[] {
+  // A light element's children (light.ts) are a plain array already.
+  if (Array.isArray(parent.children)) return [...(parent.children as E[])];
+  const children: E[] = [];
+  for (let child = (parent as unknown as Element).firstElementChild; child; child = child.nextElementSibling) children.push(child as E);
+  return children;
+}

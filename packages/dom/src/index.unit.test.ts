@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHtmlDocument, RECYCLE_AFTER_DOCUMENTS, windowFor, windowOf } from './index.ts';
+import { childElements, parseHtmlDocument, parseLightBody, RECYCLE_AFTER_DOCUMENTS, windowFor, windowOf } from './index.ts';
 
 describe('the thread’s window', () => {
   it('parses documents at their own address, one after another', () => {
@@ -41,3 +41,20 @@ describe('the thread’s window', () => {
 function document_not_parsed_here(): Document {
   return new (windowFor('').DOMParser)().parseFromString('<p></p>', 'text/html');
 }
+
+describe('childElements', () => {
+  it('gives an element\'s child elements in order, text left out, from a jsdom tree and a light one alike', () => {
+    const html = '<ul>one<li id="a">A</li> <li id="b">B<b>b</b></li><!-- c --><li id="c">C</li></ul>';
+    const list = parseHtmlDocument(html).querySelector('ul')!;
+    expect(childElements(list).map((e) => e.id)).toEqual(['a', 'b', 'c']);
+    const light = parseLightBody(html).body.children[0]!;
+    expect(childElements(light).map((e) => e.getAttribute('id'))).toEqual(['a', 'b', 'c']);
+    expect(childElements(parseHtmlDocument('<p>text only</p>').querySelector('p')!)).toEqual([]);
+  });
+
+  it('is a copy: removing children while walking it skips none', () => {
+    const list = parseHtmlDocument(`<ul>${'<li>x</li>'.repeat(5)}</ul>`).querySelector('ul')!;
+    for (const item of childElements(list)) item.remove();
+    expect(list.children.length).toBe(0);
+  });
+});

@@ -1,4 +1,5 @@
 import { endsAsSentence, isDateline } from './datelines.ts';
+import { childElements } from '@folio/dom';
 import { normalisedText, words } from './text-measure.ts';
 import { elementsNamed, firstNamed, tagSet } from './elements.ts';
 
@@ -30,15 +31,18 @@ export function removeArticleHead(root: Element, title: string): void {
 
 /** Blocks that hold text directly (paragraph-like), in document order. */
 function leafBlocks(root: Element): Element[] {
+  // A parent's text is read once, however many spans it holds (thousands side by side would make it quadratic).
+  const parentTexts = new Map<Element, string>();
+  const textOf = (parent: Element) => parentTexts.get(parent) ?? parentTexts.set(parent, normalisedText(parent)).get(parent)!;
   return elementsNamed(root, TEXT_BLOCKS).filter((element) => {
     if (normalisedText(element) === '') return false;
-    for (const child of Array.from(element.children)) {
+    for (const child of childElements(element)) {
       if (/^(?:p|div|h[1-6]|ul|ol|table|blockquote|figure|section|article|header)$/.test(child.localName)) return false;
     }
     // A span or time counts only when it is a line of its own (not part of a paragraph's sentence).
     if (element.localName === 'span' || element.localName === 'time') {
       const parent = element.parentElement;
-      return parent !== null && normalisedText(parent) === normalisedText(element);
+      return parent !== null && textOf(parent) === normalisedText(element);
     }
     return true;
   });

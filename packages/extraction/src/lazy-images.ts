@@ -161,7 +161,7 @@ function unwrapNoscriptImages(noscripts: Element[]): void {
     const previous = noscript.previousElementSibling;
     const placeholder = previous?.localName === 'img'
       ? previous
-      : previous && previous.children.length === 1 && previous.firstElementChild?.localName === 'img' &&
+      : previous && previous.childElementCount === 1 && previous.firstElementChild?.localName === 'img' &&
           (previous.textContent ?? '').trim() === ''
         ? previous.firstElementChild
         : null;

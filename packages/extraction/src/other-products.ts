@@ -1,4 +1,5 @@
 import { descendants, elementsNamed, tagSet } from './elements.ts';
+import { childElements } from '@folio/dom';
 import { removeWithLabel, Site } from './related-links.ts';
 import { normalisedText, words } from './text-measure.ts';
 
@@ -36,7 +37,7 @@ export function removeOtherProducts(root: Element): boolean {
   let removed = false;
   for (const element of descendants(root)) {
     if (!root.contains(element)) continue;
-    const siblings = Array.from(element.children).filter((child) => normalisedText(child) !== '');
+    const siblings = childElements(element).filter((child) => normalisedText(child) !== '');
     if (siblings.length < MIN_CARDS) continue;
     const cards = siblings.filter(isCard).length;
     if (cards < MIN_CARDS || cards < siblings.length * CARD_SHARE) continue;

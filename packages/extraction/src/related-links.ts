@@ -1,4 +1,5 @@
 import { linkDensity, normalisedText, words } from './text-measure.ts';
+import { childElements } from '@folio/dom';
 import { closestNamed, elementsNamed, firstNamed, tagSet } from './elements.ts';
 
 /**
@@ -46,7 +47,7 @@ export function removeRelatedLinks(root: Element): void {
 }
 
 function isLinkList(list: Element): boolean {
-  const items = Array.from(list.children).filter((c) => c.localName === 'li');
+  const items = childElements(list).filter((c) => c.localName === 'li');
   if (items.length === 0) return false;
   if (!items.every((item) => firstNamed(item, A) !== null && words(item) <= MAX_ITEM_WORDS)) return false;
   return linkDensity(list) >= LIST_LINK_DENSITY;
@@ -108,7 +109,7 @@ export function removeWithLabel(block: Element, asList = false): void {
   const isList = asList || block.localName === 'ul' || block.localName === 'ol';
   block.remove();
   if (previous && isLabel(previous, isList)) previous.remove();
-  if (parent && parent.children.length === 0 && normalisedText(parent) === '' && parent.localName !== 'div') parent.remove();
+  if (parent && parent.firstElementChild === null && normalisedText(parent) === '' && parent.localName !== 'div') parent.remove();
 }
 
 function isLabel(element: Element, headingsCount: boolean): boolean {
@@ -121,7 +122,7 @@ function isLabel(element: Element, headingsCount: boolean): boolean {
 }
 
 function hasBlockChildren(element: Element): boolean {
-  for (const child of Array.from(element.children)) {
+  for (const child of childElements(element)) {
     if (/^(?:p|div|ul|ol|table|blockquote|figure|h[1-6]|section|article|pre)$/.test(child.localName)) return true;
   }
   return false;

@@ -1,4 +1,5 @@
 import { tagSet } from './elements.ts';
+import { childElements } from '@folio/dom';
 import { ARTICLE_KEPT_WORDS } from './main-region.ts';
 import { INVISIBLE, lowerCaseWords, nonSpace } from './text-measure.ts';
 
@@ -145,7 +146,7 @@ export function removeCommentSections(region: Element, opening: string): void {
   const isComments = (element: Element) => COMMENT_WORDS.test(`${element.getAttribute('class') ?? ''} ${element.id}`);
   const holdsOpening = (element: Element) => lowerCaseWords(element.textContent ?? '').join(' ').includes(opening);
   const visit = (element: Element) => {
-    const children = Array.from(element.children);
+    const children = childElements(element);
     // A thread whose opening post is itself one of the "comments" (forum software names every post so): its replies
     // are the content, and nothing here goes.
     const comments = children.filter(isComments);

@@ -1,4 +1,4 @@
-import { parseLightBody } from '@folio/dom';
+import { parseLightBody, childElements } from '@folio/dom';
 
 /**
  * Readable plain text from article HTML. Readability's `textContent` runs blocks together ("end of one
@@ -263,7 +263,7 @@ class Walker {
     const nested = this.writer.indent !== '';
     this.writer.block(nested ? 1 : 2);
     const reversed = ordered && element.hasAttribute('reversed');
-    const items = Array.from(element.children).filter((c) => c.localName === 'li');
+    const items = childElements(element).filter((c) => c.localName === 'li');
     const start = Number.parseInt(element.getAttribute('start') ?? '', 10);
     let n = Number.isFinite(start) ? start : reversed ? items.length : 1;
     const outer = this.writer.indent;
@@ -302,7 +302,7 @@ class Walker {
     const rows = ownRows(element);
     const isGrid = rows.some((row) => cellsOf(row).length > 1);
     this.writer.block(2);
-    const caption = Array.from(element.children).find((c) => c.localName === 'caption');
+    const caption = childElements(element).find((c) => c.localName === 'caption');
     if (caption) {
       this.children(caption);
       this.writer.block(1);
@@ -333,17 +333,17 @@ class Walker {
 /** The rows that belong to this table (not to tables nested in its cells). */
 function ownRows(table: ReadableElement): ReadableElement[] {
   const rows: ReadableElement[] = [];
-  for (const child of Array.from(table.children)) {
+  for (const child of childElements(table)) {
     if (child.localName === 'tr') rows.push(child);
     else if (['thead', 'tbody', 'tfoot'].includes(child.localName)) {
-      for (const row of Array.from(child.children)) if (row.localName === 'tr') rows.push(row);
+      for (const row of childElements(child)) if (row.localName === 'tr') rows.push(row);
     }
   }
   return rows;
 }
 
 function cellsOf(row: ReadableElement): ReadableElement[] {
-  return Array.from(row.children).filter((c) => c.localName === 'td' || c.localName === 'th');
+  return childElements(row).filter((c) => c.localName === 'td' || c.localName === 'th');
 }
 
 /** The text of a `<pre>` as written, with `<br>` as newlines (`textContent` would drop them). */
