@@ -8,7 +8,20 @@ export interface PoolOptions {
   size?: number;
   /** FOLIO_ALLOW_PRIVATE_HOSTS, for each worker's page fetcher. */
   allowPrivateHosts: string[];
+  /** How long a worker may spend on one message before it is replaced (default `CONVERSION_BUDGET_MS`). */
+  budgetMs?: number;
 }
+
+/**
+ * The time a conversion may take in a worker: the interface's processing time ("could not process the page within
+ * 30 seconds"). A page built to be slow (tens of thousands of elements side by side, where a DOM step is quadratic)
+ * would otherwise hold its worker for hours; past the budget the worker is replaced and the job fails with
+ * render_timeout, as a sync call past its ceiling does.
+ */
+export const CONVERSION_BUDGET_MS = 30_000;
+
+/** A worker that overran its budget, as its chunk's callers see it before the chunk is settled. */
+class BudgetOverrun extends Error {}
 
 /**
  * A larger young generation than V8's default for a worker: jsdom allocates a great many short-lived objects, and with
@@ -43,7 +56,7 @@ export const epochMs = (): number => performance.timeOrigin + performance.now();
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
-  busy: { id: number; resolve: (r: Prepared[]) => void; reject: (e: unknown) => void } | null;
+  busy: { id: number; resolve: (r: Prepared[]) => void; reject: (e: unknown) => void; budget?: NodeJS.Timeout } | null;
 }
 
 /**
@@ -86,17 +99,32 @@ export class ConversionPool {
 
   /**
    * A chunk of requests, run one after another by one worker: each one's outcome, in order. A worker that dies fails
-   * every request of its chunk (with the same error); each is the caller's to retry.
+   * every request of its chunk (with the same error); each is the caller's to retry. A chunk that overruns the
+   * budget has its worker replaced; its requests run again one by one, so that only the one that overruns alone
+   * fails (render_timeout) and the quick jobs beside it do not.
    */
   async prepareAll(requests: ConversionRequest[]): Promise<Prepared[]> {
     if (requests.length === 0) return [];
     const id = this.nextId++;
     const slot = await this.reserve(id);
-    return new Promise((resolve, reject) => {
-      slot.busy!.resolve = resolve;
-      slot.busy!.reject = reject;
-      slot.worker.postMessage({ id, requests });
-    });
+    const budgetMs = this.options.budgetMs ?? CONVERSION_BUDGET_MS;
+    const start = epochMs();
+    try {
+      return await new Promise<Prepared[]>((resolve, reject) => {
+        slot.busy!.resolve = resolve;
+        slot.busy!.reject = reject;
+        slot.worker.postMessage({ id, requests });
+        // The budget runs from when the worker can start: a worker just replaced loads its modules first.
+        void slot.ready.then(() => {
+          if (slot.busy?.id === id) slot.busy.budget = setTimeout(() => this.replace(slot, new BudgetOverrun()), budgetMs).unref();
+        });
+      });
+    } catch (error) {
+      if (!(error instanceof BudgetOverrun)) throw error;
+      if (requests.length > 1) return Promise.all(requests.map(async (request) => (await this.prepareAll([request]))[0]!));
+      const timedOut = new ConversionError('render_timeout', `conversion did not finish within ${budgetMs / 1000} seconds`, true);
+      return [{ ok: false, error: timedOut, ms: budgetMs, timeline: { start, fetched: null, end: epochMs() } }];
+    }
   }
 
   /**
@@ -134,6 +162,7 @@ export class ConversionPool {
   }
 
   private release(slot: Slot): void {
+    clearTimeout(slot.busy?.budget);
     slot.busy = null;
     this.waiting.shift()?.();
   }
@@ -169,6 +198,7 @@ export class ConversionPool {
   private replace(slot: Slot, error: Error): void {
     const index = this.slots.indexOf(slot);
     if (index < 0 || this.closed) return;
+    clearTimeout(slot.busy?.budget);
     slot.busy?.reject(error);
     void slot.worker.terminate();
     this.slots[index] = this.spawn();

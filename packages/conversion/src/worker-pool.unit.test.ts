@@ -29,3 +29,34 @@ describe('the conversion worker pool', () => {
     if (docx.kind === 'file') expect(Buffer.isBuffer(docx.bytes) && docx.bytes.subarray(0, 2).toString()).toBe('PK');
   });
 });
+
+describe('the conversion budget', () => {
+  // Supplied markup slow enough to overrun a budget this small (hundreds of milliseconds of sanitising), and a quick job.
+  const slow = { input: { kind: 'html' as const, text: `<div>${'<span onclick="x">w</span><b>word</b> '.repeat(20_000)}</div>` }, output: 'text' as const, options: DEFAULT_OPTIONS };
+  const quick = (i: number) => ({ input: { kind: 'markdown' as const, text: `# Quick ${i}` }, output: 'text' as const, options: DEFAULT_OPTIONS });
+  const pool = new ConversionPool({ size: 1, allowPrivateHosts: [], budgetMs: 150 });
+  afterAll(() => pool.close());
+
+  it('fails a conversion past its budget with render_timeout, and the replaced worker converts the next one', async () => {
+    await pool.ready();
+    const [outcome] = await pool.prepareAll([slow]);
+    expect(outcome).toMatchObject({ ok: false, error: { name: 'ConversionError', code: 'render_timeout', message: 'conversion did not finish within 0.15 seconds' } });
+    await expect(pool.prepare(quick(1))).resolves.toMatchObject({ kind: 'content', content: 'Quick 1' });
+  });
+
+  it('fails only the overrunning request of a chunk: the quick ones beside it are converted', async () => {
+    const outcomes = await pool.prepareAll([quick(1), slow, quick(2)]);
+    expect(outcomes.map((o) => (o.ok ? o.result.kind === 'content' && o.result.content : (o.error as { code: string }).code))).toEqual(['Quick 1', 'render_timeout', 'Quick 2']);
+  });
+
+  it('leaves a conversion within its budget alone', async () => {
+    const roomy = new ConversionPool({ size: 1, allowPrivateHosts: [], budgetMs: 60_000 });
+    try {
+      await roomy.ready();
+      const [outcome] = await roomy.prepareAll([slow]);
+      expect(outcome!.ok).toBe(true);
+    } finally {
+      await roomy.close();
+    }
+  });
+});
