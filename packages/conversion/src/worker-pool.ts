@@ -13,12 +13,13 @@ export interface PoolOptions {
 }
 
 /**
- * The time a conversion may take in a worker: the interface's processing time ("could not process the page within
- * 30 seconds"). A page built to be slow (tens of thousands of elements side by side, where a DOM step is quadratic)
- * would otherwise hold its worker for hours; past the budget the worker is replaced and the job fails with
- * render_timeout, as a sync call past its ceiling does.
+ * The time a conversion may take in a worker. A page built to be slow (tens of thousands of elements side by side,
+ * where a DOM step is quadratic) would otherwise hold its worker for hours; past the budget the worker is replaced and
+ * the job fails with render_timeout, as a sync call past its ceiling does. A minute: an honest conversion's network
+ * alone may take 25 s (the page's fetch budget, 15 s, then its images', 10 s, for a docx), and a large page's
+ * extraction some seconds more on a slow hour.
  */
-export const CONVERSION_BUDGET_MS = 30_000;
+export const CONVERSION_BUDGET_MS = 60_000;
 
 /** A worker that overran its budget, as its chunk's callers see it before the chunk is settled. */
 class BudgetOverrun extends Error {}
