@@ -58,4 +58,31 @@ describe('a transaction whose connection is lost', () => {
     const [{ n }] = (await database.sql`select 1 + ${1}::int as n`) as unknown as [{ n: number }];
     expect(n).toBe(2);
   });
+
+  it('hands a connection lost while others waited for it to the first of them once it is back', async () => {
+    // One connection, held; a second caller waits for it (the projector's next transaction, `sql.reserve()`).
+    const single = connect(inject('infra').DATABASE_URL!, { max: 1 });
+    try {
+      const held = await single.sql.reserve();
+      const [{ pid }] = (await held`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+      const waiting = single.sql.reserve();
+      const answered = waiting.then(
+        () => 'reserved',
+        (error: Error) => `failed: ${error.message}`,
+      );
+      // The held connection is lost (Postgres restarting, an operator ending it): the pool connects again for the
+      // waiting caller. postgres.js gave the reservation to that connection as its first query and dropped it when the
+      // connection opened: it never settled, and the projector stopped for good after a Postgres outage (one CI run
+      // in several). Patched in patches/postgres+3.4.9.patch (`onclose` in index.js).
+      await admin.sql`select pg_terminate_backend(${pid})`;
+      const settled = await Promise.race([answered, new Promise((r) => setTimeout(() => r('still waiting after 10 s'), 10_000))]);
+      expect(settled).toBe('reserved');
+      const tx = await waiting;
+      const [{ n }] = (await tx`select 1 + ${1}::int as n`) as unknown as [{ n: number }];
+      expect(n).toBe(2);
+      tx.release();
+    } finally {
+      await single.close();
+    }
+  });
 });
