@@ -73,7 +73,7 @@ describe('a transaction whose connection is lost', () => {
       // The held connection is lost (Postgres restarting, an operator ending it): the pool connects again for the
       // waiting caller. postgres.js gave the reservation to that connection as its first query and dropped it when the
       // connection opened: it never settled, and the projector stopped for good after a Postgres outage (one CI run
-      // in several). Patched in patches/postgres+3.4.9.patch (`onclose` in index.js).
+      // in several; porsager/postgres#1195). Patched in patches/postgres+3.4.9.patch (`onclose` in index.js).
       await admin.sql`select pg_terminate_backend(${pid})`;
       const settled = await Promise.race([answered, new Promise((r) => setTimeout(() => r('still waiting after 10 s'), 10_000))]);
       expect(settled).toBe('reserved');
