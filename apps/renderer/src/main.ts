@@ -26,6 +26,7 @@ await runService('renderer', async ({ config, logger }) => {
   const pool = new ConversionPool({
     size: Math.min(config.renderConcurrency, availableParallelism()),
     allowPrivateHosts: config.allowPrivateHosts,
+    budgetMs: config.conversionBudgetMs,
   });
   await pool.ready();
   const render = {

@@ -72,6 +72,8 @@ export interface Config {
   /** Inputs and results larger than this travel by claim check (object storage), never inside an event. */
   claimCheckBytes: number;
   renderConcurrency: number;
+  /** How long a conversion may take in a worker thread before the worker is replaced and the job fails (render_timeout). */
+  conversionBudgetMs: number;
   renderAttempts: number;
   chromiumPath: string | undefined;
   /** Memory all of Chromium's processes may hold before tabs are replaced (MiB). */
@@ -179,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     keySecretFile: resolve(read.string('FOLIO_KEY_SECRET_FILE', resolve(stateDir, 'key-secret'))),
     claimCheckBytes: read.integer('FOLIO_CLAIM_CHECK_BYTES', 64 * 1024, { min: 0, max: 512 * 1024 }),
     renderConcurrency: read.integer('FOLIO_RENDER_CONCURRENCY', 4, { min: 1, max: 64 }),
+    conversionBudgetMs: read.integer('FOLIO_CONVERSION_BUDGET_MS', 60_000, { min: 100, max: 600_000 }),
     renderAttempts: read.integer('FOLIO_RENDER_ATTEMPTS', 3, { min: 1, max: 10 }),
     chromiumMemoryMb: read.integer('FOLIO_CHROMIUM_MEMORY_MB', 1024, { min: 64, max: 65536 }),
     chromiumPath: read.optional('CHROMIUM_PATH'),
