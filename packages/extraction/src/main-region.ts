@@ -161,7 +161,7 @@ export interface PageStatements {
 
 /**
  * The page's statements, read in one walk. Read them before Readability runs: it removes the page's scripts. The
- * questions below take them, or a document to read them from.
+ * questions below take them.
  */
 export function pageStatements(document: Document): PageStatements {
   const stated: PageStatements = { jsonLd: [], openGraphTypes: [], itemtypes: [] };
@@ -177,15 +177,13 @@ export function pageStatements(document: Document): PageStatements {
   return stated;
 }
 
-const statementsOf = (page: PageStatements | Document): PageStatements => ('jsonLd' in page ? page : pageStatements(page));
 
 /**
  * Whether the page states that it is one article (`og:type` article and a JSON-LD article type) and no forum thread,
  * product or list. On such a page Readability's choice of the article is kept unless it kept almost nothing: the
  * main region around an article holds its related stories, author boxes and comments.
  */
-export function statesArticle(page: PageStatements | Document): boolean {
-  const stated = statementsOf(page);
+export function statesArticle(stated: PageStatements): boolean {
   // Either signal alone is stated by whole sites on every page (a CMS's default og:type, a theme's Article markup
   // on its index pages); an article page states both.
   if (!openGraphArticle(stated)) return false;
@@ -202,14 +200,13 @@ export function statesArticle(page: PageStatements | Document): boolean {
  * microdata DiscussionForumPosting, QAPage, Question): its replies are its content, even where its markup calls them
  * comments.
  */
-export function statesDiscussion(page: PageStatements | Document): boolean {
-  const stated = statementsOf(page);
+export function statesDiscussion(stated: PageStatements): boolean {
   return stated.jsonLd.some((json) => DISCUSSION_TYPES.test(json)) || stated.itemtypes.some((type) => DISCUSSION_ITEMTYPE.test(type));
 }
 
 /** Whether the page's `og:type` is article: alone, a weaker sign than `statesArticle`'s. */
-export function openGraphArticle(page: PageStatements | Document): boolean {
-  return statementsOf(page).openGraphTypes.includes('article');
+export function openGraphArticle(stated: PageStatements): boolean {
+  return stated.openGraphTypes.includes('article');
 }
 
 /**
@@ -218,8 +215,7 @@ export function openGraphArticle(page: PageStatements | Document): boolean {
  * one element's microdata is a Product; and it states no list of products (ItemList, CollectionPage, an `og:type` of
  * a product group). Other products' cards on such a page are offers beside it (`other-products.ts`).
  */
-export function statesOneProduct(page: PageStatements | Document): boolean {
-  const stated = statementsOf(page);
+export function statesOneProduct(stated: PageStatements): boolean {
   if (stated.jsonLd.some((json) => PRODUCT_LIST_TYPES.test(json))) return false;
   if (stated.openGraphTypes.some((type) => type.includes('group'))) return false;
   const names = new Set<string>();

@@ -1,7 +1,7 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from './document.ts';
-import { statesOneProduct } from './main-region.ts';
+import { pageStatements, statesOneProduct } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
 
 /** The text left of a product page's content once the other products' cards are removed. */
@@ -60,16 +60,16 @@ describe('statesOneProduct', () => {
   const ld = (json: string) => `<script type="application/ld+json">${json}</script>`;
 
   it('reads one product from JSON-LD, even stated twice or with its variants', () => {
-    expect(statesOneProduct(head(ld('{"@type":"Product","name":"Trail Kettle"}')))).toBe(true);
-    expect(statesOneProduct(head(ld('{"@type":"Product","name":"Trail Kettle"}') + ld('[{"@type":"Product","name":"Trail Kettle"}]')))).toBe(true);
-    expect(statesOneProduct(head(ld('{"@graph":[{"@type":"ProductGroup","name":"Kettle","hasVariant":[{"@type":"Product","name":"Kettle 1 L"},{"@type":"Product","name":"Kettle 2 L"}]}]}')))).toBe(true);
-    expect(statesOneProduct(parseDocument('<body><div itemscope itemtype="https://schema.org/Product">k</div></body>', 'https://shop.example.com/p/1'))).toBe(true);
+    expect(statesOneProduct(pageStatements(head(ld('{"@type":"Product","name":"Trail Kettle"}'))))).toBe(true);
+    expect(statesOneProduct(pageStatements(head(ld('{"@type":"Product","name":"Trail Kettle"}') + ld('[{"@type":"Product","name":"Trail Kettle"}]'))))).toBe(true);
+    expect(statesOneProduct(pageStatements(head(ld('{"@graph":[{"@type":"ProductGroup","name":"Kettle","hasVariant":[{"@type":"Product","name":"Kettle 1 L"},{"@type":"Product","name":"Kettle 2 L"}]}]}'))))).toBe(true);
+    expect(statesOneProduct(pageStatements(parseDocument('<body><div itemscope itemtype="https://schema.org/Product">k</div></body>', 'https://shop.example.com/p/1')))).toBe(true);
   });
 
   it('does not read one product from a list of them, several products, or none', () => {
-    expect(statesOneProduct(head(ld('{"@type":"Product","name":"A"}') + ld('{"@type":"Product","name":"B"}')))).toBe(false);
-    expect(statesOneProduct(head(ld('{"@type":"ItemList","itemListElement":[{"@type":"Product","name":"A"}]}')))).toBe(false);
-    expect(statesOneProduct(head(ld('{"@type":"Product","name":"A"}') + '<meta property="og:type" content="product.group">'))).toBe(false);
-    expect(statesOneProduct(head(ld('{"@type":"Article","name":"A"}') + ld('{not json')))).toBe(false);
+    expect(statesOneProduct(pageStatements(head(ld('{"@type":"Product","name":"A"}') + ld('{"@type":"Product","name":"B"}'))))).toBe(false);
+    expect(statesOneProduct(pageStatements(head(ld('{"@type":"ItemList","itemListElement":[{"@type":"Product","name":"A"}]}'))))).toBe(false);
+    expect(statesOneProduct(pageStatements(head(ld('{"@type":"Product","name":"A"}') + '<meta property="og:type" content="product.group">')))).toBe(false);
+    expect(statesOneProduct(pageStatements(head(ld('{"@type":"Article","name":"A"}') + ld('{not json'))))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from './document.ts';
 import { extractArticle } from './index.ts';
-import { statesDiscussion } from './main-region.ts';
+import { pageStatements, statesDiscussion } from './main-region.ts';
 import { COMMENTS_KEPT_WORDS, ENTRIES_RATIO, entriesRatio, OPEN_GRAPH_FACTOR, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
 
 /**
@@ -123,10 +123,10 @@ describe('statesDiscussion', () => {
   const head = (html: string) => parseDocument(`<html><head>${html}</head><body><p>x</p></body></html>`, URL);
 
   it('reads JSON-LD and microdata discussion types, and nothing else', () => {
-    expect(statesDiscussion(head('<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'))).toBe(true);
-    expect(statesDiscussion(head('<script type="application/ld+json">{"@type":["QAPage"]}</script>'))).toBe(true);
-    expect(statesDiscussion(parseDocument('<body><div itemscope itemtype="https://schema.org/Question">q</div></body>', URL))).toBe(true);
-    expect(statesDiscussion(head('<script type="application/ld+json">{"@type": "BlogPosting"}</script>'))).toBe(false);
-    expect(statesDiscussion(head('<meta property="og:type" content="article">'))).toBe(false);
+    expect(statesDiscussion(pageStatements(head('<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>')))).toBe(true);
+    expect(statesDiscussion(pageStatements(head('<script type="application/ld+json">{"@type":["QAPage"]}</script>')))).toBe(true);
+    expect(statesDiscussion(pageStatements(parseDocument('<body><div itemscope itemtype="https://schema.org/Question">q</div></body>', URL)))).toBe(true);
+    expect(statesDiscussion(pageStatements(head('<script type="application/ld+json">{"@type": "BlogPosting"}</script>')))).toBe(false);
+    expect(statesDiscussion(pageStatements(head('<meta property="og:type" content="article">')))).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { elementsWithAttribute } from './elements.ts';
+
 /**
  * Text a page writes twice, once for the eye and once for screen readers: a price "EUR 163.12" with a visually
  * hidden "EUR 163.12" inside it, a card's title beside its clipped copy. CSS hides the copy (`sr-only`,
@@ -14,15 +16,14 @@ export function removeScreenReaderTwins(root: Element): number {
   // A parent's text is measured once: thousands of copies in one parent must not each read all of it.
   const lengths = new Map<Element, number>();
   const lengthOf = (parent: Element) => lengths.get(parent) ?? lengths.set(parent, parent.textContent?.length ?? 0).get(parent)!;
-  for (const element of Array.from(root.querySelectorAll('[class]'))) {
-    if (!isVisuallyHidden(element) || !root.contains(element)) continue;
+  for (const element of elementsWithAttribute(root, ['class'])) {
+    const parent = element.parentElement;
+    if (!parent || !isVisuallyHidden(element) || !root.contains(element)) continue;
     const own = element.textContent ?? '';
     const said = normalised(own);
     if (!/[\p{L}\p{N}]/u.test(said)) continue;
-    const parent = element.parentElement;
     // The rest of the parent can only read the same when it is about as long (white space aside).
-    const parentMayRepeat = parent !== null && lengthOf(parent) <= 3 * own.length + 200;
-    if (saidBeside(element, said, parentMayRepeat)) {
+    if (saidBeside(element, parent, said, lengthOf(parent) <= 3 * own.length + 200)) {
       element.remove();
       removed++;
     }
@@ -36,9 +37,7 @@ function isVisuallyHidden(element: Element): boolean {
 }
 
 /** Whether the element's neighbour, or its parent without it, reads `said`. */
-function saidBeside(element: Element, said: string, parentMayRepeat: boolean): boolean {
-  const parent = element.parentElement;
-  if (!parent) return false;
+function saidBeside(element: Element, parent: Element, said: string, parentMayRepeat: boolean): boolean {
   if (parentMayRepeat) {
     const rest = Array.from(parent.childNodes)
       .filter((node) => node !== element)
