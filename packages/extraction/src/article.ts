@@ -14,6 +14,7 @@ import {
   regionIsBetter, statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
+import { removeCustomerReviews } from './customer-reviews.ts';
 import { prepareForReadability } from './prepare.ts';
 import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
 import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
@@ -76,8 +77,11 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // The page's main region (main-region.ts) and its run of like blocks (repeated-blocks.ts), what they hold, and
   // what the page states about itself (an article, a discussion, one product), are read before Readability rewrites
   // the document.
-  const region = mainRegionOf(document);
   const stated = pageStatements(document);
+  // Customers' reviews of the one product a page offers go before anything chooses: they outweigh its description.
+  const product = statesOneProduct(stated);
+  if (product && document.body) removeCustomerReviews(document.body);
+  const region = mainRegionOf(document);
   const openGraph = openGraphArticle(stated);
   const article = statesArticle(stated);
   const entries = repeatedBlocksOf(document);
@@ -95,7 +99,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // most articles end here, and the page is parsed again (Readability has rewritten this copy) only for the others.
   const chosenLength = content ? textLength(content) : 0;
   if (region && region.length >= chosenLength * REGION_RATIO && !(article && countWords(text) >= ARTICLE_KEPT_WORDS)) {
-    const again = mainRegionOf(freshDocument(stash, segmentPlaces, options.url));
+    const again = mainRegionOf(freshDocument(stash, segmentPlaces, options.url, product));
     if (again) {
       const candidate = regionContent(again.element);
       // Readers' comments under an article Readability kept are not the article (as a run of them never stands in);
@@ -114,7 +118,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const ratio = entries ? entriesRatio(entries, {
     length: content ? textLength(content) : 0, words: countWords(text), statedArticle: article, openGraphArticle: openGraph,
   }) : null;
-  const again = ratio === null ? null : repeatedBlocksOf(freshDocument(stash, segmentPlaces, options.url));
+  const again = ratio === null ? null : repeatedBlocksOf(freshDocument(stash, segmentPlaces, options.url, product));
   if (ratio !== null && again) {
     const candidate = regionContent(again.element, true);
     cleanArticle(candidate, title, true);
@@ -129,7 +133,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     // Little or nothing kept: the page's body, without its frame (navigation, header, footer, hidden and interactive
     // elements), stands in when nothing was kept or when it holds several times what was (`bodyIsBetter`). Only a
     // page where nothing is left is refused.
-    const body = freshDocument(stash, segmentPlaces, options.url).body;
+    const body = freshDocument(stash, segmentPlaces, options.url, product).body;
     if (body) {
       const candidate = regionContent(body);
       cleanArticle(candidate, title);
@@ -143,7 +147,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   if (!content) throw new NoArticleError();
   // The cards of other products a product page offers go from whatever stood in for its content; words its markup
   // runs together are set apart (once the choice is made: a space more must not tip it).
-  const removed = statesOneProduct(stated) && removeOtherProducts(content);
+  const removed = product && removeOtherProducts(content);
   if (separateGluedWords(content) || removed) text = nodeToText(content);
   if (options.sanitize) {
     options.sanitize(content, stash.restoreText);
@@ -184,13 +188,14 @@ function opening(text: string): string {
 
 /** The page parsed and prepared again as for Readability, for a second look after Readability has rewritten the first. */
 function freshDocument(
-  stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null, url: string | null,
+  stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null, url: string | null, product: boolean,
 ): Document {
   const document = parseDocument(stash.html, url);
   placeStreamedSegments(document, segmentPlaces);
   resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
   unwrapNoscriptContent(document);
   prepareForReadability(document);
+  if (product && document.body) removeCustomerReviews(document.body);
   return document;
 }
 

@@ -1,0 +1,97 @@
+import { childElements } from '@folio/dom';
+import { classWords } from './boilerplate.ts';
+import { elementsNamed, elementsWithAttribute, tagSet } from './elements.ts';
+import { words } from './text-measure.ts';
+
+/**
+ * Customers' reviews on a page that offers one product: a run of reviews, each a block the markup calls a review
+ * (`class="review"`, `customer-review`, schema.org Review microdata), with the section around it (its heading, the
+ * stars' histogram, "Write a review", sorting and filters). A product page's reviews often hold more words than its
+ * description, so Readability, counting words, keeps them and leaves the description out: the section goes from the
+ * page before anything chooses. Only on a page that states it offers one product (`statesOneProduct`): a review
+ * site's reviews, or a forum's, are its content.
+ */
+const MIN_REVIEWS = 2;
+/** Words a review must hold to be one (a row of stars, a "review-count" label, hold none). */
+const MIN_REVIEW_WORDS = 5;
+/** Words of a class or id that name reviews (a review, the reviews, their ratings). */
+const REVIEW_WORDS = new Set(['review', 'reviews']);
+const SECTION_WORDS = new Set(['review', 'reviews', 'ratings']);
+/** Testimonials are reviews the seller chose to show as part of what it says (a service's clients' words): they stay. */
+const TESTIMONIAL_WORDS = new Set(['testimonial', 'testimonials']);
+const H1 = tagSet('h1');
+const HEADINGS = tagSet('h2', 'h3', 'h4');
+/** Elements the section can never be: the page's frame and its main content. */
+const FRAME = tagSet('body', 'html', 'main', 'article');
+/** Levels above the run at most where the section may start. */
+const MAX_CLIMB = 8;
+/** Words of the run's section besides the reviews themselves, at most, as a share of the reviews' words. */
+const MAX_AROUND_SHARE = 1;
+
+/** Whether a section of reviews was removed. */
+export function removeCustomerReviews(root: Element): boolean {
+  const runs = new Set<Element>();
+  for (const element of elementsWithAttribute(root, ['class', 'id', 'itemtype', 'itemprop'])) {
+    const parent = element.parentElement;
+    if (parent && !runs.has(parent) && isReview(element) && reviewsIn(parent).length >= MIN_REVIEWS) runs.add(parent);
+  }
+  let removed = false;
+  for (const run of runs) {
+    if (!root.contains(run)) continue; // inside a section removed already
+    const section = sectionOf(run);
+    if (!section) continue;
+    const before = section.previousElementSibling;
+    if (before && HEADINGS.has(before.localName) && /review|rating/i.test(before.textContent ?? '')) before.remove();
+    section.remove();
+    removed = true;
+  }
+  return removed;
+}
+
+function isReview(element: Element): boolean {
+  // A link is a summary that leads to reviews ("Recent reviews: Very positive"), never one itself.
+  if (element.localName === 'a') return false;
+  const itemtype = element.getAttribute('itemtype');
+  if (itemtype && /schema\.org\/Review$/i.test(itemtype.trim())) return true;
+  if (element.getAttribute('itemprop')?.trim().toLowerCase() === 'review') return true;
+  return classWords(element).some((word) => REVIEW_WORDS.has(word)) && !isTestimonials(element);
+}
+
+const isTestimonials = (element: Element) => classWords(element).some((word) => TESTIMONIAL_WORDS.has(word));
+
+/**
+ * The children of `parent` that are reviews with something to say, alike in their markup (one review's title and
+ * text, each named for the review, are not two reviews): the largest group of the same tag and
+ * itemtype or class names that say review.
+ */
+function reviewsIn(parent: Element): Element[] {
+  const groups = new Map<string, Element[]>();
+  for (const child of childElements(parent)) {
+    if (!isReview(child) || words(child) < MIN_REVIEW_WORDS) continue;
+    // The class names that say review: the rest varies between like items (`even`, `odd`, `thread-alt`, an id).
+    const names = (child.getAttribute('class') ?? '').split(/\s+/).filter((name) => /review/i.test(name)).sort().join(' ');
+    const key = `${child.localName} ${child.getAttribute('itemtype') ?? names}`;
+    groups.get(key)?.push(child) ?? groups.set(key, [child]);
+  }
+  return [...groups.values()].reduce<Element[]>((largest, group) => (group.length > largest.length ? group : largest), []);
+}
+
+/**
+ * The section of a run of reviews: its outermost ancestor within reach that the markup names for reviews, holds no
+ * more besides them than the reviews say (a wrapper of the description and the reviews is not theirs) and not the
+ * product's heading; the run's own parent when none does.
+ */
+function sectionOf(run: Element): Element | null {
+  const reviewWords = reviewsIn(run).reduce((sum, review) => sum + words(review), 0);
+  const fits = (element: Element) =>
+    !FRAME.has(element.localName) && elementsNamed(element, H1).length === 0 &&
+    words(element) - reviewWords <= reviewWords * MAX_AROUND_SHARE;
+  if (!fits(run) || isTestimonials(run)) return null;
+  let section = run;
+  let at: Element | null = run.parentElement;
+  for (let level = 0; at && level < MAX_CLIMB && fits(at); level++, at = at.parentElement) {
+    if (isTestimonials(at)) return null;
+    if (classWords(at).some((word) => SECTION_WORDS.has(word))) section = at;
+  }
+  return section;
+}

@@ -1,0 +1,81 @@
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from './article.ts';
+import { removeCustomerReviews } from './customer-reviews.ts';
+
+const URL_ = 'https://shop.example.com/p/trail-kettle';
+
+const DESCRIPTION = `<h1>Trail Kettle 1.2 L</h1><p>€39.00</p>
+  <div class="product-description"><p>A titanium kettle that nests a gas canister and a small stove, with a folding
+  handle and a lid that doubles as a cup. Light enough for long trips and tough enough for daily use at camp, it boils a
+  litre in four minutes on a small burner.</p>
+  <ul><li>Weight: 142 g</li><li>Material: grade 2 titanium</li><li>Capacity: 1.2 litres</li></ul></div>`;
+
+/** A customer's review: longer than the description, as on most product pages with a few of them. */
+const review = (name: string, i: number) => `<div class="review"><div class="review-stars">${5 - (i % 2)} out of 5</div>
+  <h3 class="review-title">Great on the trail, ${name} says</h3><p class="review-text">I took this kettle on a week in the
+  hills and it boiled water for two every morning without complaint. The handle folds flat, the lid fits snugly, and it
+  packs around my canister with room for a lighter. After ${i + 2} trips the bottom is a little blue but nothing has bent
+  or loosened. Would buy again and have recommended it to friends who camp.</p><span class="review-author">${name}</span></div>`;
+
+const REVIEWS = `<section class="product-reviews"><div class="reviews-summary">4.6 average from 212 reviews. Write a review</div>
+  <div class="reviews-list">${['Ana', 'Bo', 'Cy', 'Dee', 'Eli'].map(review).join('')}</div></section>`;
+
+const productLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail Kettle 1.2 L"}</script>`;
+
+function productPage(body: string, head = productLd): string {
+  return `<html><head><title>Trail Kettle 1.2 L</title>${head}</head><body><header><nav><a href="/">Shop</a></nav></header>
+    <main>${body}</main><footer>© Shop</footer></body></html>`;
+}
+
+function textOf(html: string): string {
+  return extractArticle(html, { url: URL_ }).text;
+}
+
+describe('removeCustomerReviews (through extractArticle)', () => {
+  it("keeps the product's description, not its customers' reviews that outweigh it", () => {
+    const text = textOf(productPage(`<div class="product">${DESCRIPTION}</div>${REVIEWS}`));
+    expect(text).toContain('A titanium kettle');
+    expect(text).toContain('grade 2 titanium');
+    expect(text).not.toContain('boiled water for two');
+    expect(text).not.toContain('Write a review');
+  });
+
+  it('keeps the reviews on a page that states no product (a review site, a forum): they are its content', () => {
+    const text = textOf(productPage(`<div class="product">${DESCRIPTION}</div>${REVIEWS}`, ''));
+    expect(text).toContain('boiled water for two');
+  });
+});
+
+describe('removeCustomerReviews', () => {
+  const root = (body: string) => new JSDOM(`<body>${body}</body>`, { url: URL_ }).window.document.body;
+
+  it('removes the section around the run (summary, heading) and leaves the rest', () => {
+    const body = root(`<div>${DESCRIPTION}</div><h2>Customer reviews</h2>${REVIEWS}`);
+    expect(removeCustomerReviews(body)).toBe(true);
+    expect(body.textContent).toContain('A titanium kettle');
+    expect(body.textContent).not.toContain('Customer reviews');
+    expect(body.textContent).not.toContain('212 reviews');
+  });
+
+  it('finds reviews by their schema.org microdata', () => {
+    const items = ['Ana', 'Bo', 'Cy'].map((name, i) => review(name, i).replace('class="review"', 'itemprop="review" itemscope itemtype="https://schema.org/Review"'));
+    const body = root(`<div>${DESCRIPTION}</div><div>${items.join('')}</div>`);
+    expect(removeCustomerReviews(body)).toBe(true);
+    expect(body.textContent).not.toContain('boiled water for two');
+  });
+
+  it("keeps a seller's testimonials, a lone review, summary links, and a wrapper that also holds the description", () => {
+    const testimonials = ['Ana', 'Bo', 'Cy'].map(review).join('');
+    for (const body of [
+      root(`<div>${DESCRIPTION}</div><div class="testimonials">${testimonials}</div>`),
+      root(`<div>${DESCRIPTION}</div><div class="reviews">${review('Ana', 0)}</div>`),
+      root(`<div>${DESCRIPTION}</div><div class="reviews"><a class="review" href="#r">Recent reviews: very positive, 88% of 822 in the last 30 days</a><a class="review" href="#a">All reviews: very positive, 90% of 12,000</a></div>`),
+    ]) {
+      expect(removeCustomerReviews(body)).toBe(false);
+    }
+    const together = root(`<div class="reviews-and-details">${DESCRIPTION}<div>${['Ana', 'Bo', 'Cy'].map(review).join('')}</div></div>`);
+    removeCustomerReviews(together);
+    expect(together.textContent).toContain('A titanium kettle');
+  });
+});
