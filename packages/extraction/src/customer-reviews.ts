@@ -23,6 +23,8 @@ const H1 = tagSet('h1');
 const HEADINGS = tagSet('h2', 'h3', 'h4');
 /** Elements the section can never be: the page's frame and its main content. */
 const FRAME = tagSet('body', 'html', 'main', 'article');
+/** Runs of reviews on one page, at most (a product's reviews, its highlighted ones, a second page of them). */
+const MAX_RUNS = 12;
 /** Levels above the run at most where the section may start. */
 const MAX_CLIMB = 8;
 /** Words of the run's section besides the reviews themselves, at most, as a share of the reviews' words. */
@@ -30,11 +32,18 @@ const MAX_AROUND_SHARE = 1;
 
 /** Whether a section of reviews was removed. */
 export function removeCustomerReviews(root: Element): boolean {
-  const runs = new Set<Element>();
+  const runs: Element[] = [];
+  // Each parent is looked at once: thousands of review-named siblings must not each count all of them again.
+  const seen = new Set<Element>();
   for (const element of elementsWithAttribute(root, ['class', 'id', 'itemtype', 'itemprop'])) {
     const parent = element.parentElement;
-    if (parent && !runs.has(parent) && isReview(element) && reviewsIn(parent).length >= MIN_REVIEWS) runs.add(parent);
+    if (!parent || seen.has(parent) || !isReview(element)) continue;
+    seen.add(parent);
+    if (reviewsIn(parent).length >= MIN_REVIEWS) runs.push(parent);
   }
+  // A page with more runs than a product's reviews make is not a product with its reviews; and each run's section is
+  // measured against its ancestors' text, which thousands of runs must not each read.
+  if (runs.length > MAX_RUNS) return false;
   let removed = false;
   for (const run of runs) {
     if (!root.contains(run)) continue; // inside a section removed already
@@ -67,13 +76,20 @@ const isTestimonials = (element: Element) => classWords(element).some((word) => 
 function reviewsIn(parent: Element): Element[] {
   const groups = new Map<string, Element[]>();
   for (const child of childElements(parent)) {
-    if (!isReview(child) || words(child) < MIN_REVIEW_WORDS) continue;
+    if (!isReview(child)) continue;
     // The class names that say review: the rest varies between like items (`even`, `odd`, `thread-alt`, an id).
     const names = (child.getAttribute('class') ?? '').split(/\s+/).filter((name) => /review/i.test(name)).sort().join(' ');
     const key = `${child.localName} ${child.getAttribute('itemtype') ?? names}`;
     groups.get(key)?.push(child) ?? groups.set(key, [child]);
   }
-  return [...groups.values()].reduce<Element[]>((largest, group) => (group.length > largest.length ? group : largest), []);
+  // Words are counted only in a group that could be a run: a review-named element alone may hold the whole page.
+  let largest: Element[] = [];
+  for (const group of groups.values()) {
+    if (group.length < MIN_REVIEWS || group.length <= largest.length) continue;
+    const said = group.filter((review) => words(review) >= MIN_REVIEW_WORDS);
+    if (said.length > largest.length) largest = said;
+  }
+  return largest;
 }
 
 /**

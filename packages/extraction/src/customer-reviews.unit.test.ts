@@ -65,7 +65,7 @@ describe('removeCustomerReviews', () => {
     expect(body.textContent).not.toContain('boiled water for two');
   });
 
-  it("keeps a seller's testimonials, a lone review, summary links, and a wrapper that also holds the description", () => {
+  it("keeps a seller's testimonials, a lone review, summary links, a listing's cards, and a wrapper that also holds the description", () => {
     const testimonials = ['Ana', 'Bo', 'Cy'].map(review).join('');
     for (const body of [
       root(`<div>${DESCRIPTION}</div><div class="testimonials">${testimonials}</div>`),
@@ -74,6 +74,9 @@ describe('removeCustomerReviews', () => {
     ]) {
       expect(removeCustomerReviews(body)).toBe(false);
     }
+    // A listing whose every card quotes two reviews is not one product's reviews.
+    const cards = Array.from({ length: 20 }, (_, i) => `<div class="card">${review('Ana', i)}${review('Bo', i)}</div>`).join('');
+    expect(removeCustomerReviews(root(`<div>${cards}</div>`))).toBe(false);
     const together = root(`<div class="reviews-and-details">${DESCRIPTION}<div>${['Ana', 'Bo', 'Cy'].map(review).join('')}</div></div>`);
     removeCustomerReviews(together);
     expect(together.textContent).toContain('A titanium kettle');
