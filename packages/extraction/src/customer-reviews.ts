@@ -21,6 +21,10 @@ const SECTION_WORDS = new Set(['review', 'reviews', 'ratings']);
 const TESTIMONIAL_WORDS = new Set(['testimonial', 'testimonials']);
 const H1 = tagSet('h1');
 const HEADINGS = tagSet('h2', 'h3', 'h4');
+/** Words of a class or id that name what the product is, which a section of reviews never holds. */
+const DESCRIPTION_WORDS = new Set(['description', 'specifications', 'specs']);
+/** Words such a block holds at least (the stars' "description", "4.7 out of 5", is not the product's). */
+const MIN_DESCRIPTION_WORDS = 20;
 /** Elements the section can never be: the page's frame and its main content. */
 const FRAME = tagSet('body', 'html', 'main', 'article');
 /** Runs of reviews on one page, at most (a product's reviews, its highlighted ones, a second page of them). */
@@ -94,14 +98,14 @@ function reviewsIn(parent: Element): Element[] {
 
 /**
  * The section of a run of reviews: its outermost ancestor within reach that the markup names for reviews, holds no
- * more besides them than the reviews say (a wrapper of the description and the reviews is not theirs) and not the
- * product's heading; the run's own parent when none does.
+ * more besides them than the reviews say and nothing the markup calls the description or specifications (a wrapper
+ * of the description and the reviews is not theirs), and not the product's heading; the run's own parent when none does.
  */
 function sectionOf(run: Element): Element | null {
   const reviewWords = reviewsIn(run).reduce((sum, review) => sum + words(review), 0);
   const fits = (element: Element) =>
     !FRAME.has(element.localName) && elementsNamed(element, H1).length === 0 &&
-    words(element) - reviewWords <= reviewWords * MAX_AROUND_SHARE;
+    words(element) - reviewWords <= reviewWords * MAX_AROUND_SHARE && !holdsDescription(element, run);
   if (!fits(run) || isTestimonials(run)) return null;
   let section = run;
   let at: Element | null = run.parentElement;
@@ -110,4 +114,17 @@ function sectionOf(run: Element): Element | null {
     if (classWords(at).some((word) => SECTION_WORDS.has(word))) section = at;
   }
   return section;
+}
+
+/**
+ * Whether `element` holds, besides the run, a block of some words the markup calls a description or specifications (inside the run
+ * it is a review's own text: WooCommerce's reviews are each a `description`).
+ */
+function holdsDescription(element: Element, run: Element): boolean {
+  return elementsWithAttribute(element, ['class', 'id']).some((inner) => {
+    if (run.contains(inner)) return false;
+    const named = classWords(inner);
+    return named.some((word) => DESCRIPTION_WORDS.has(word)) && !named.some((word) => REVIEW_WORDS.has(word)) &&
+      words(inner) >= MIN_DESCRIPTION_WORDS;
+  });
 }

@@ -77,6 +77,9 @@ describe('removeCustomerReviews', () => {
     // A listing whose every card quotes two reviews is not one product's reviews.
     const cards = Array.from({ length: 20 }, (_, i) => `<div class="card">${review('Ana', i)}${review('Bo', i)}</div>`).join('');
     expect(removeCustomerReviews(root(`<div>${cards}</div>`))).toBe(false);
+    const tabs = root(`<h1>Trail Kettle</h1><div class="product-tabs reviews-enabled"><div class="tab-description"><p>A titanium kettle for long trips, with a folding handle and a lid that doubles as a cup, light enough to carry anywhere and tough enough for daily use.</p></div><div>${['Ana', 'Bo', 'Cy'].map(review).join('')}</div></div>`);
+    removeCustomerReviews(tabs);
+    expect(tabs.textContent).toContain('A titanium kettle');
     const together = root(`<div class="reviews-and-details">${DESCRIPTION}<div>${['Ana', 'Bo', 'Cy'].map(review).join('')}</div></div>`);
     removeCustomerReviews(together);
     expect(together.textContent).toContain('A titanium kettle');
