@@ -14,7 +14,7 @@ import { words } from './text-measure.ts';
 const MIN_REVIEWS = 2;
 /** Words a review must hold to be one (a row of stars, a "review-count" label, hold none). */
 const MIN_REVIEW_WORDS = 5;
-/** Words of a class or id that name reviews (a review, the reviews, their ratings). */
+/** Words of a class or id that name reviews; a section around them may be named for their ratings as well. */
 const REVIEW_WORDS = new Set(['review', 'reviews']);
 const SECTION_WORDS = new Set(['review', 'reviews', 'ratings']);
 /** Testimonials are reviews the seller chose to show as part of what it says (a service's clients' words): they stay. */
@@ -99,7 +99,8 @@ function reviewsIn(parent: Element): Element[] {
 /**
  * The section of a run of reviews: its outermost ancestor within reach that the markup names for reviews, holds no
  * more besides them than the reviews say and nothing the markup calls the description or specifications (a wrapper
- * of the description and the reviews is not theirs), and not the product's heading; the run's own parent when none does.
+ * of the description and the reviews is not theirs), and not the product's heading; the run's own parent when none
+ * does.
  */
 function sectionOf(run: Element): Element | null {
   const reviewWords = reviewsIn(run).reduce((sum, review) => sum + words(review), 0);
@@ -117,8 +118,8 @@ function sectionOf(run: Element): Element | null {
 }
 
 /**
- * Whether `element` holds, besides the run, a block of some words the markup calls a description or specifications (inside the run
- * it is a review's own text: WooCommerce's reviews are each a `description`).
+ * Whether `element` holds, besides the run, a block of some words the markup calls a description or specifications
+ * (inside the run it is a review's own text: WooCommerce's reviews are each a `description`).
  */
 function holdsDescription(element: Element, run: Element): boolean {
   return elementsWithAttribute(element, ['class', 'id']).some((inner) => {
