@@ -523,15 +523,18 @@ const PROMETHEUS_CLIENT_VERSION = '0.23.1';
 // promlint, for `promtool check metrics` on the apps' metrics (tests/metrics.e2e.test.ts)
 
 /**
- * What `promtool check metrics` runs (client_golang's promlint), built once from the Go module proxy with the Go on
- * PATH (infra/promlint: its go.mod and go.sum pin it) into <cache>/promlint/promlint, built again when its sources change. All of
+ * What `promtool check metrics` runs (client_golang's promlint), built once from the Go module proxy with the machine's
+ * Go (infra/promlint: its go.mod and go.sum pin it) into <cache>/promlint/promlint, built again when its sources change. All of
  * promtool took 19 minutes and 1.8 GB of modules to build here; this takes about half a minute. Without Go the
  * bootstrap says so and the metrics test fails, naming what is missing.
  */
 function ensurePromlint() {
-  const go = onPath('go');
+  // The Go on PATH, else the official install's place (a shell that never sourced the profile adding it to PATH).
+  const go = onPath('go') ?? onPath('/usr/local/go/bin/go');
   if (!go) {
-    say('`go` is not on PATH: promlint is not built (the metrics test needs it; install Go from Debian: apt-get install golang)');
+    // Debian's golang (1.19 on bookworm) cannot: the module needs Go 1.21 or later, which fetches the toolchain its
+    // go.mod names from the module proxy by itself.
+    say('`go` is not on PATH nor in /usr/local/go/bin: promlint is not built (the metrics test needs it; install Go 1.21 or later)');
     return;
   }
   const source = path.join(root, 'infra', 'promlint');
