@@ -19,6 +19,9 @@ chart=deploy/helm/folio
 say() { echo "deploy:check: $*" >&2; }
 die() { say "FAILED: $*"; exit 1; }
 
+# The machine's Go where PATH lacks it (a shell that never sourced the profile adding the official install's place).
+if ! command -v go >/dev/null && [[ -x /usr/local/go/bin/go ]]; then PATH="/usr/local/go/bin:$PATH"; fi
+
 # --- 1. helm
 helm="${FOLIO_HELM:-$cache/helm-$HELM_VERSION/helm}"
 if [[ ! -x "$helm" ]]; then
