@@ -52,6 +52,12 @@ describe('childElements', () => {
     expect(childElements(parseHtmlDocument('<p>text only</p>').querySelector('p')!)).toEqual([]);
   });
 
+  it("never asks a jsdom element for its children: jsdom would rebuild that list at every later change to them", () => {
+    const list = parseHtmlDocument(`<ul>${'<li>x</li>'.repeat(3)}</ul>`).querySelector('ul')!;
+    Object.defineProperty(list, 'children', { get: () => { throw new Error('children read'); } });
+    expect(childElements(list)).toHaveLength(3);
+  });
+
   it('is a copy: removing children while walking it skips none', () => {
     const list = parseHtmlDocument(`<ul>${'<li>x</li>'.repeat(5)}</ul>`).querySelector('ul')!;
     for (const item of childElements(list)) item.remove();

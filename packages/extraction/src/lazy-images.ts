@@ -161,7 +161,8 @@ function unwrapNoscriptImages(noscripts: Element[]): void {
     const previous = noscript.previousElementSibling;
     const placeholder = previous?.localName === 'img'
       ? previous
-      : previous && previous.childElementCount === 1 && previous.firstElementChild?.localName === 'img' &&
+      // (One child element, asked of its siblings: reading `childElementCount` makes jsdom track that element's children.)
+      : previous && previous.firstElementChild?.localName === 'img' && !previous.firstElementChild.nextElementSibling &&
           (previous.textContent ?? '').trim() === ''
         ? previous.firstElementChild
         : null;
