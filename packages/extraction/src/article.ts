@@ -15,7 +15,7 @@ import {
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
 import { removeCustomerReviews } from './customer-reviews.ts';
-import { prepareForReadability } from './prepare.ts';
+import { prepareForReadability, type Prepared } from './prepare.ts';
 import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
 import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
 import { nodeToText } from './text.ts';
@@ -70,17 +70,14 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // A page streamed by React holds its late content hidden at the end of the body, for a script to move into place
   // (streamed-segments.ts): read from the HTML, since scripts are cut before parsing, and done before anything looks.
   const segmentPlaces = streamedSegmentPlaces(stash.html);
-  placeStreamedSegments(document, segmentPlaces);
-  resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
-  unwrapNoscriptContent(document);
-  const prepared = prepareForReadability(document);
+  const prepared = readyForReadability(document, stash, segmentPlaces);
   // The page's main region (main-region.ts) and its run of like blocks (repeated-blocks.ts), what they hold, and
   // what the page states about itself (an article, a discussion, one product), are read before Readability rewrites
   // the document.
   const stated = pageStatements(document);
   // Customers' reviews of the one product a page offers go before anything chooses: they outweigh its description.
   const product = statesOneProduct(stated);
-  if (product && document.body) removeCustomerReviews(document.body);
+  withoutCustomerReviews(document, product);
   const region = mainRegionOf(document);
   const openGraph = openGraphArticle(stated);
   const article = statesArticle(stated);
@@ -186,16 +183,27 @@ function opening(text: string): string {
   return lowerCaseWords(line).slice(0, 8).join(' ');
 }
 
-/** The page parsed and prepared again as for Readability, for a second look after Readability has rewritten the first. */
+/** A parsed page made ready for Readability: streamed segments placed, lazy images resolved, captions and bylines seen to. */
+function readyForReadability(
+  document: Document, stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null,
+): Prepared {
+  placeStreamedSegments(document, segmentPlaces);
+  resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
+  unwrapNoscriptContent(document);
+  return prepareForReadability(document);
+}
+
+function withoutCustomerReviews(document: Document, product: boolean): void {
+  if (product && document.body) removeCustomerReviews(document.body);
+}
+
+/** The page parsed and prepared again as the first time, for a second look after Readability has rewritten the first. */
 function freshDocument(
   stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null, url: string | null, product: boolean,
 ): Document {
   const document = parseDocument(stash.html, url);
-  placeStreamedSegments(document, segmentPlaces);
-  resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
-  unwrapNoscriptContent(document);
-  prepareForReadability(document);
-  if (product && document.body) removeCustomerReviews(document.body);
+  readyForReadability(document, stash, segmentPlaces);
+  withoutCustomerReviews(document, product);
   return document;
 }
 

@@ -1,6 +1,6 @@
 import { childElements } from '@folio/dom';
 import { classWords } from './boilerplate.ts';
-import { elementsNamed, elementsWithAttribute, tagSet } from './elements.ts';
+import { elementsWithAttribute, firstNamed, tagSet } from './elements.ts';
 import { words } from './text-measure.ts';
 
 /**
@@ -36,22 +36,23 @@ const MAX_AROUND_SHARE = 1;
 
 /** Whether a section of reviews was removed. */
 export function removeCustomerReviews(root: Element): boolean {
-  const runs: Element[] = [];
+  const runs: Array<{ run: Element; reviews: Element[] }> = [];
   // Each parent is looked at once: thousands of review-named siblings must not each count all of them again.
   const seen = new Set<Element>();
   for (const element of elementsWithAttribute(root, ['class', 'id', 'itemtype', 'itemprop'])) {
     const parent = element.parentElement;
     if (!parent || seen.has(parent) || !isReview(element)) continue;
     seen.add(parent);
-    if (reviewsIn(parent).length >= MIN_REVIEWS) runs.push(parent);
+    const reviews = reviewsIn(parent);
+    if (reviews.length >= MIN_REVIEWS) runs.push({ run: parent, reviews });
   }
   // A page with more runs than a product's reviews make is not a product with its reviews; and each run's section is
   // measured against its ancestors' text, which thousands of runs must not each read.
   if (runs.length > MAX_RUNS) return false;
   let removed = false;
-  for (const run of runs) {
+  for (const { run, reviews } of runs) {
     if (!root.contains(run)) continue; // inside a section removed already
-    const section = sectionOf(run);
+    const section = sectionOf(run, reviews);
     if (!section) continue;
     const before = section.previousElementSibling;
     if (before && HEADINGS.has(before.localName) && /review|rating/i.test(before.textContent ?? '')) before.remove();
@@ -102,10 +103,10 @@ function reviewsIn(parent: Element): Element[] {
  * of the description and the reviews is not theirs), and not the product's heading; the run's own parent when none
  * does.
  */
-function sectionOf(run: Element): Element | null {
-  const reviewWords = reviewsIn(run).reduce((sum, review) => sum + words(review), 0);
+function sectionOf(run: Element, reviews: Element[]): Element | null {
+  const reviewWords = reviews.reduce((sum, review) => sum + words(review), 0);
   const fits = (element: Element) =>
-    !FRAME.has(element.localName) && elementsNamed(element, H1).length === 0 &&
+    !FRAME.has(element.localName) && firstNamed(element, H1) === null &&
     words(element) - reviewWords <= reviewWords * MAX_AROUND_SHARE && !holdsDescription(element, run);
   if (!fits(run) || isTestimonials(run)) return null;
   let section = run;
