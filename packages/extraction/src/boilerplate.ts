@@ -1,5 +1,6 @@
-import { textLength } from './text-measure.ts';
+import { INVISIBLE, textLength } from './text-measure.ts';
 import { descendants, elementsNamed, tagSet } from './elements.ts';
+import { countWords } from './words.ts';
 
 /**
  * Page furniture inside the container Readability chose: navigation, share bars, newsletter and cookie prompts,
@@ -34,6 +35,19 @@ const FURNITURE_WORDS = new Set([
   ...ARTICLE_FURNITURE_WORDS,
 ]);
 
+/**
+ * Class/id words of a grid's or a search's filter panel ("Refine by", "Filter Size with value XL", price ranges): a
+ * panel of controls whose labels are furniture in a document. Not the singular `filter`: it names one control, or a
+ * CSS utility (Tailwind's `filter` turns on an image's filters).
+ */
+const FILTER_PANEL_WORDS = new Set(['facet', 'facets', 'filters', 'refinements']);
+/**
+ * A text of this many words is prose, which a filter panel never holds (its labels are a size, a colour, a price
+ * range): an element so named that holds such a text is content (a buying guide in a "filters" accordion, a layout's
+ * "facet-row" of paragraphs).
+ */
+const PROSE_WORDS = 10;
+
 const FURNITURE_ROLES = new Set([
   'navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'search', 'dialog', 'alertdialog',
   'toolbar', 'tablist',
@@ -57,24 +71,50 @@ export function classWords(element: Element): string[] {
 
 export function removeFurniture(root: Element): void {
   const readingText = new ReadingText(root);
-  const candidates: Element[] = [];
+  const candidates: Array<{ element: Element; filters: boolean }> = [];
   for (const element of descendants(root)) {
-    if (isFurniture(element)) candidates.push(element);
+    const furniture = furnitureOf(element);
+    if (furniture) candidates.push({ element, filters: furniture === 'filters' });
   }
-  for (const element of candidates) {
+  let prose: ReadonlySet<Element> | null = null;
+  for (const { element, filters } of candidates) {
     if (!root.contains(element)) continue; // inside furniture removed already
     if (readingText.isLargeShare(element)) continue;
+    if (filters && (prose ??= proseHolders(root)).has(element)) continue;
     element.remove();
   }
 }
 
-function isFurniture(element: Element): boolean {
+function furnitureOf(element: Element): 'furniture' | 'filters' | null {
   const tag = element.localName;
-  if (FURNITURE_TAGS.includes(tag)) return true;
-  if (PROTECTED.has(tag)) return false;
+  if (FURNITURE_TAGS.includes(tag)) return 'furniture';
+  if (PROTECTED.has(tag)) return null;
   const role = element.getAttribute('role');
-  if (role && FURNITURE_ROLES.has(role.trim().toLowerCase())) return true;
-  return classWords(element).some((word) => FURNITURE_WORDS.has(word));
+  if (role && FURNITURE_ROLES.has(role.trim().toLowerCase())) return 'furniture';
+  const words = classWords(element);
+  if (words.some((word) => FURNITURE_WORDS.has(word))) return 'furniture';
+  return words.some((word) => FILTER_PANEL_WORDS.has(word)) ? 'filters' : null;
+}
+
+/** Whether a text has PROSE_WORDS words of letters: a filter's "4-1/4 to 4-3/4 in (11 to 12 cm)" has four. */
+function isProse(text: string): boolean {
+  return countWords(text) >= PROSE_WORDS && countWords(text.replace(/\p{N}+/gu, ' ')) >= PROSE_WORDS;
+}
+
+/** The elements under `root` (itself included) that hold a text of PROSE_WORDS words or more, script and style aside. */
+function proseHolders(root: Element): ReadonlySet<Element> {
+  const holders = new Set<Element>();
+  const visit = (element: Element): boolean => {
+    let holds = false;
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) holds ||= isProse((child as Text).data);
+      else if (child.nodeType === 1 && !INVISIBLE.has((child as Element).localName)) holds = visit(child as Element) || holds;
+    }
+    if (holds) holders.add(element);
+    return holds;
+  };
+  visit(root);
+  return holders;
 }
 
 /**

@@ -87,6 +87,22 @@ describe('extractArticle: pages that are not one article', () => {
     expect(category.text).toContain('Folding spork');
   });
 
+  it("leaves out a category's filter panel, and keeps a guide in a block its markup names for filters", () => {
+    const cards = ['Titanium mug 450 ml', 'Folding spork, long handle', 'Canister stove, piezo ignition', 'Windscreen for canister stoves']
+      .map((name, i) => `<li class="card"><a href="/p/${i}">${name}</a> <span class="price">€${12 + i}.00</span> <span>Rated 4.5 of 5 by 120 campers</span></li>`).join('');
+    const option = (facet: string, value: string) => `<li><label><input type="checkbox"> Filter ${facet} with value ${value}</label></li>`;
+    const panel = `<div class="plp-facets"><h2>Refine by</h2>
+      <div class="facet"><h3>Size</h3><ul>${['XS', 'S', 'M', 'L', 'XL'].map((v) => option('Size', v)).join('')}</ul></div>
+      <div class="facet"><h3>Capacity</h3><ul>${['4-1/4 to 4-3/4 in (11 to 12 cm)', '13/16 to 1-1/16 in (21 to 27 mm)'].map((v) => option('Capacity', v)).join('')}</ul></div></div>`;
+    const guide = `<div class="filters-accordion"><h2>Choosing a camp kitchen</h2><p>Start from the stove: a canister stove
+      is light and quick, while a liquid-fuel stove keeps working in the cold and at altitude.</p></div>`;
+    const html = frame(`<main><h1>Camp kitchen</h1>${panel}<ul class="grid">${cards}</ul>${guide}</main>`);
+    const { text } = extractArticle(html, { url: URL });
+    expect(text).toContain('Folding spork');
+    expect(text).not.toMatch(/Refine by|Filter Size|with value|21 to 27 mm/);
+    expect(text).toContain('a liquid-fuel stove keeps working in the cold');
+  });
+
   it('keeps every item of a listing, links and all', () => {
     const courses = ['Soil science', 'Pruning fruit trees', 'Composting at home', 'Rainwater harvesting', 'Seed saving', 'Hedge laying'];
     const items = courses.map((name, i) => `<li class="course-card"><h3><a href="/courses/${i}">${name}</a></h3>
