@@ -20,7 +20,7 @@ import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlock
 import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
 import { nodeToText } from './text.ts';
 import { lowerCaseWords, textLength } from './text-measure.ts';
-import { withoutSiteName } from './title.ts';
+import { headlineOf } from './title.ts';
 import { countWords } from './words.ts';
 
 export interface ExtractedArticle {
@@ -157,7 +157,8 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const statedDir = metadata.dir ?? directionOf(parsed?.dir);
   const url = metadata.canonicalUrl ?? options.url;
   return {
-    title: withoutSiteName(cleanTitle(title), [metadata.siteName, hostOf(options.url) ?? hostOf(url)]),
+    title: headlineOf(cleanTitle(title), cleanTitle(pageTitle ?? ''), metadata.headings,
+      [metadata.siteName, hostOf(options.url) ?? hostOf(url)]),
     url,
     // The host of `url`, the canonical address when the page states one: the two are printed side by side and must
     // name the same place (the address fetched may be a mirror, a redirect's end or a local copy).

@@ -122,6 +122,20 @@ describe('extractArticle: images', () => {
   });
 });
 
+describe('extractArticle: the title', () => {
+  it('is the page\'s heading when the title sets the site\'s name and a section around it', () => {
+    const html = page().replace(/<title>[^<]*<\/title>/, '<title>Gazette.com: Sea wall plan goes to a vote: Local</title>');
+    expect(extractArticle(html, { url: 'https://www.gazette.com/sea-wall' }).title).toBe('Sea wall plan goes to a vote');
+    // Without the site's name in it, the rest may be part of the headline: the title stays as Readability reads it.
+    expect(extractArticle(html.replace('Gazette.com: ', ''), { url: 'https://www.gazette.com/sea-wall' }).title)
+      .toBe('Sea wall plan goes to a vote: Local');
+    // A heading that carries the site's name itself loses it too.
+    const named = page().replace('<h1>Sea wall plan goes to a vote</h1>', '<h1>Sea wall plan goes to a vote – Gazette</h1>')
+      .replace(/<title>[^<]*<\/title>/, '<title>Sea wall plan goes to a vote – Gazette - Gazette</title>');
+    expect(extractArticle(named, { url: 'https://www.gazette.com/sea-wall' }).title).toBe('Sea wall plan goes to a vote');
+  });
+});
+
 describe('extractArticle: pages jsdom cannot parse as they are', () => {
   // jsdom throws "SyntaxError: ")" is expected" on this declaration while parsing the stylesheet.
   const badCss = '@media (min-width: 1px) { p { min-height: calc(100% - (2px) } }';

@@ -19,6 +19,8 @@ export interface PageMetadata {
    * (`siteNameBesideHeadline`), else `og:site_name` or `application-name`, else the host of its canonical address.
    */
   siteName: string | null;
+  /** The texts of the page's first `<h1>` headings, for finding the headline in its title (`headlineInTitle`). */
+  headings: string[];
 }
 
 type JsonObject = Record<string, unknown>;
@@ -76,14 +78,18 @@ export function readMetadata(document: Document): PageMetadata {
     lang: statedLanguage(document, meta, article),
     dir: statedDirection(document),
     siteName: siteName(document, elements.headings, meta, canonical),
+    headings: headingTexts(elements.headings),
   };
 }
 
 /** The title's candidates are the ones Readability takes its title from; a page's first few headings are enough. */
 function siteName(document: Document, headings: Element[], meta: Map<string, string>, canonical: string | null): string | null {
   const titles = [meta.get('og:title'), meta.get('twitter:title'), meta.get('dc:title'), document.title];
-  const texts = headings.slice(0, 8).map((heading) => heading.textContent ?? '');
-  return siteNameBesideHeadline(titles, texts) ?? meta.get('og:site_name') ?? meta.get('application-name') ?? hostOf(canonical);
+  return siteNameBesideHeadline(titles, headingTexts(headings)) ?? meta.get('og:site_name') ?? meta.get('application-name') ?? hostOf(canonical);
+}
+
+function headingTexts(headings: Element[]): string[] {
+  return headings.slice(0, 8).map((heading) => heading.textContent ?? '');
 }
 
 /** `<meta>` values by lower-cased `property`, `name` or `itemprop`; the first value of a key wins. */

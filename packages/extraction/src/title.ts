@@ -10,20 +10,8 @@ const MAX_SITE_WORDS = 4;
 export function withoutSiteName(title: string, siteNames: (string | null)[]): string {
   // A separator left dangling at either end ("Headline -") is the site name's place with the name missing.
   let result = title.replace(/\s+[|\-–—·•»]+$/, '').replace(/^[|\-–—·•»]+\s+/, '');
-  const names = siteNames
-    .filter((name): name is string => !!name)
-    .map((name) => compact(name.replace(/^www\./i, '')))
-    .filter((name) => name.length >= 3);
-  if (names.length === 0) return result;
-  const labels = siteNames.filter((name): name is string => !!name && /^[\w.-]+\.[a-z]{2,}$/i.test(name)).map(mainLabel);
-  const namesSite = (segment: string): boolean => {
-    if (words(segment) > MAX_SITE_WORDS) return false;
-    const letters = compact(segment);
-    if (letters.length < 3) return false;
-    // Most of the name, not a word of it: "Blog" does not name "The Beachbody Blog".
-    return names.some((name) => name.includes(letters) && letters.length * 2 >= name.length) ||
-      labels.some((label) => label.length >= 4 && letters.includes(label));
-  };
+  const namesSite = siteNamer(siteNames);
+  if (!namesSite) return result;
   const parts = splitKeepingSeparators(result);
   if (parts.length < 3) return result;
   const last = parts[parts.length - 1]!;
@@ -33,11 +21,32 @@ export function withoutSiteName(title: string, siteNames: (string | null)[]): st
   return words(result) > 0 ? result.trim() : title;
 }
 
+/**
+ * Whether a segment of a title names the site: it is most of one of the names given (the page's stated site name, its
+ * host), or holds the host's main label, and is short. Null when no name is known.
+ */
+function siteNamer(siteNames: (string | null)[]): ((segment: string) => boolean) | null {
+  const names = siteNames
+    .filter((name): name is string => !!name)
+    .map((name) => compact(name.replace(/^www\./i, '')))
+    .filter((name) => name.length >= 3);
+  if (names.length === 0) return null;
+  const labels = siteNames.filter((name): name is string => !!name && /^[\w.-]+\.[a-z]{2,}$/i.test(name)).map(mainLabel);
+  return (segment) => {
+    if (words(segment) > MAX_SITE_WORDS) return false;
+    const letters = compact(segment);
+    if (letters.length < 3) return false;
+    // Most of the name, not a word of it: "Blog" does not name "The Beachbody Blog".
+    return names.some((name) => name.includes(letters) && letters.length * 2 >= name.length) ||
+      labels.some((label) => label.length >= 4 && letters.includes(label));
+  };
+}
+
 /** Segments and the separators between them, alternating: [segment, separator, segment, …]. */
-function splitKeepingSeparators(title: string): string[] {
+function splitKeepingSeparators(title: string, separator = SEPARATOR): string[] {
   const parts: string[] = [];
   let at = 0;
-  for (const match of title.matchAll(SEPARATOR)) {
+  for (const match of title.matchAll(separator)) {
     parts.push(title.slice(at, match.index), match[0]);
     at = match.index! + match[0].length;
   }
@@ -87,4 +96,62 @@ export function siteNameBesideHeadline(titles: (string | null | undefined)[], he
     }
   }
   return null;
+}
+
+/** A title's separators for finding the page's heading in it: a colon straight after a word counts as well. */
+const LOOSE_SEPARATOR = /\s+[|\-–—·•:»]{1,2}\s+|:\s+/g;
+const MAX_SEGMENTS = 8;
+
+/**
+ * The headline a title holds when it is the page's own heading with the site's name beside it, and perhaps a
+ * category or a department as well ("Amazon.com: Wireless Headphones … : Electronics", "Apple AirPods Pro: Amazon.co.uk:
+ * Electronics & Photo"), on either side: `withoutSiteName` takes off one name at one end, not a name and a category.
+ * The heading must fill whole segments, in the title's own words (its case, its punctuation), and be the longer part,
+ * in words and in letters; the rest must name the site (a logo's `<h1>` is shorter than the headline beside it,
+ * "Python" is not the headline of "Python: the good parts", and "Best Sellers: Electronics" names no site).
+ */
+export function headlineInTitle(title: string, headings: string[], siteNames: (string | null)[]): string | null {
+  const namesSite = siteNamer(siteNames);
+  const heads = new Set(headings.map(compact).filter((heading) => heading.length >= 3));
+  if (!namesSite || heads.size === 0) return null;
+  const parts = splitKeepingSeparators(title.replace(/\s+/g, ' ').trim(), LOOSE_SEPARATOR);
+  const segments = parts.filter((_, index) => index % 2 === 0);
+  // Every run of segments is tried: a title of more than a few is not a headline with its site's name.
+  if (segments.length > MAX_SEGMENTS) return null;
+  const found: Array<{ headline: string; rest: string[] }> = [];
+  for (let from = 0; from < segments.length; from++) {
+    for (let to = from + 1; to <= segments.length; to++) {
+      if (from === 0 && to === segments.length) continue;
+      const headline = parts.slice(from * 2, to * 2 - 1).join('');
+      if (heads.has(compact(headline))) found.push({ headline, rest: [...segments.slice(0, from), ...segments.slice(to)] });
+    }
+  }
+  // Two headings of the page in one title (a documentation page's topic and its manual's name, both `<h1>`): which
+  // one is the headline is not the title's to say.
+  if (found.length !== 1) return null;
+  const { headline, rest } = found[0]!;
+  const restText = rest.join(' ');
+  const longer = words(headline) > words(restText) && compact(headline).length > compact(restText).length;
+  const names = new Set(rest.filter(namesSite).map(compact));
+  if (!longer || names.size === 0) return null;
+  // A heading that carries the site's name itself ("Headline – Site", titled "Headline – Site - Site") loses it: only
+  // the name the title repeats beside it, never a brand the heading starts with ("Nintendo Switch - OLED Model").
+  const inner = splitKeepingSeparators(headline.trim());
+  if (inner.length >= 3 && names.has(compact(inner[inner.length - 1]!))) return inner.slice(0, -2).join('').trim();
+  if (inner.length >= 3 && names.has(compact(inner[0]!))) return inner.slice(2).join('').trim();
+  return headline.trim();
+}
+
+/**
+ * The headline of a page's title: the page's own heading when the title is that heading with the site's name and
+ * perhaps a category beside it (`headlineInTitle`), else the title without the site's name at either end. The page's
+ * `<title>` is looked at as well as Readability's: for "Site: Headline: Category" Readability keeps "Headline:
+ * Category", whose rest no longer names the site. Either way the headline only takes words off the title Readability
+ * gave: a heading that reads otherwise (an `og:title` written for sharing) leaves that title be.
+ */
+export function headlineOf(title: string, pageTitle: string, headings: string[], siteNames: (string | null)[]): string {
+  const found = headlineInTitle(title, headings, siteNames) ?? headlineInTitle(pageTitle, headings, siteNames);
+  // The same words as Readability's title are that title, in its typography (its curly quotes, its dashes).
+  const shorter = found && compact(found) !== compact(title) && compact(title).includes(compact(found));
+  return shorter ? found : withoutSiteName(title, siteNames);
 }

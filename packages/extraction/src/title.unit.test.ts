@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { siteNameBesideHeadline, withoutSiteName } from './title.ts';
+import { headlineInTitle, headlineOf, siteNameBesideHeadline, withoutSiteName } from './title.ts';
 
 describe('withoutSiteName: the headline without the site name the page title carries', () => {
   it('drops a last or first segment that is the stated site name or the host', () => {
@@ -52,5 +52,65 @@ describe('siteNameBesideHeadline: the name a title sets beside the page\'s own h
     const name = siteNameBesideHeadline([TITLE], ['Marathon in One Year for Beginners']);
     expect(withoutSiteName(TITLE, [name, '127.0.0.1'])).toBe('Marathon in One Year for Beginners');
     expect(withoutSiteName(TITLE, [null, '127.0.0.1'])).toBe(TITLE);
+  });
+});
+
+describe('headlineInTitle: the page\'s heading inside a title that adds the site\'s name and a category', () => {
+  const HEADING = 'Wireless Headphones Bluetooth 2024, 50H Playtime, Semi-in-Ear Headphone with Mic (White)';
+
+  it('is the heading, in the title\'s own words, with the site and a category on either side', () => {
+    expect(headlineInTitle(`Amazon.com: ${HEADING} : Electronics`, [HEADING], [null, 'www.amazon.com'])).toBe(HEADING);
+    expect(headlineInTitle('Apple AirPods Pro 2nd generation with MagSafe: Amazon.co.uk: Electronics & Photo',
+      ['Apple AirPods Pro 2nd generation with MagSafe'], [null, 'www.amazon.co.uk']))
+      .toBe('Apple AirPods Pro 2nd generation with MagSafe');
+    // A heading set in capitals by the page's CSS or its markup: the title says it as it should read.
+    expect(headlineInTitle('White Speckle Stoneware Mug | Kitchen | Harbour Pottery', ['white speckle stoneware mug'],
+      ['Harbour Pottery', null])).toBe('White Speckle Stoneware Mug');
+  });
+
+  it('leaves out the site\'s name the heading carries as well, but not a brand it starts with', () => {
+    expect(headlineInTitle('Best UK Art Exhibitions 2025 – Artlyst - Artlyst', ['Best UK Art Exhibitions 2025 – Artlyst'],
+      ['Artlyst', 'artlyst.com'])).toBe('Best UK Art Exhibitions 2025');
+    expect(headlineInTitle('Nintendo Switch - OLED Model - Nintendo Official Site', ['Nintendo Switch - OLED Model'],
+      [null, 'www.nintendo.com'])).toBe('Nintendo Switch - OLED Model');
+  });
+
+  it('is nothing when the rest names no site, is the longer part, or the title holds two of the page\'s headings', () => {
+    expect(headlineInTitle('Amazon Best Sellers: Best Electronics', ['Amazon Best Sellers'], [null, 'www.example.com']))
+      .toBeNull();
+    // "Python" is a heading here, but the rest is the longer part of the headline.
+    expect(headlineInTitle('Python: the good parts | Harbour Books', ['Python'], [null, 'harbourbooks.com'])).toBeNull();
+    // The site's logo is an <h1>, shorter than the headline beside it.
+    expect(headlineInTitle('Sea wall plan goes to a vote | Harbour Gazette', ['Harbour Gazette'], ['Harbour Gazette', null]))
+      .toBeNull();
+    // The site's name as siteNameBesideHeadline reads such a page is the topic, which makes the manual's <h1> look like
+    // the headline.
+    expect(headlineInTitle('ORM Quick Start — SQLAlchemy 2.0 Documentation', ['ORM Quick Start', 'SQLAlchemy 2.0 Documentation'],
+      ['ORM Quick Start', 'docs.sqlalchemy.org'])).toBeNull();
+    expect(headlineInTitle(HEADING, [HEADING], [null, 'www.amazon.com'])).toBeNull();
+  });
+
+  it('leaves a title of many segments alone (each run of segments is tried, so their number is bounded)', () => {
+    const heading = Array.from({ length: 11 }, (_, i) => `part ${i}`).join(' - ');
+    expect(headlineInTitle(`${heading} - Amazon.com`, [heading], [null, 'www.amazon.com'])).toBeNull();
+    const short = 'part 0 - part 1 - part 2';
+    expect(headlineInTitle(`${short} - Amazon.com`, [short], [null, 'www.amazon.com'])).toBe(short);
+  });
+});
+
+describe('headlineOf: the title a document is given', () => {
+  const SITES = [null, 'www.amazon.com'];
+  const HEADING = 'Wireless Headphones with Mic, Semi-in-Ear (White)';
+
+  it('takes the heading from the page\'s <title> when Readability\'s title has lost the site\'s name', () => {
+    expect(headlineOf(`${HEADING}: Electronics`, `Amazon.com: ${HEADING}: Electronics`, [HEADING], SITES)).toBe(HEADING);
+  });
+
+  it('only takes words off Readability\'s title, in its own typography', () => {
+    // An og:title written for sharing: the page's <title> holds the heading, but the document keeps the og:title.
+    expect(headlineOf('Ten headphones we loved this year', `Amazon.com: ${HEADING}: Electronics`, [HEADING], SITES))
+      .toBe('Ten headphones we loved this year');
+    expect(headlineOf('‘Wireless’ Headphones with Mic and Case', "Amazon.com: 'Wireless' Headphones with Mic and Case",
+      ["'Wireless' Headphones with Mic and Case"], SITES)).toBe('‘Wireless’ Headphones with Mic and Case');
   });
 });
