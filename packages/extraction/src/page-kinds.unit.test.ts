@@ -103,6 +103,21 @@ describe('extractArticle: pages that are not one article', () => {
     expect(text).toContain('a liquid-fuel stove keeps working in the cold');
   });
 
+  it("leaves out a cookie-consent modal that outweighs a listing's short headlines", () => {
+    const headlines = ['Left-handed people are more competitive', 'Sleep apnea often goes undetected', 'A galaxy made of dark matter',
+      'The fight over climate rules begins', 'Why octopuses dream', 'A new map of the ocean floor'];
+    const items = headlines.map((h, i) => `<div class="summary-item"><h3>${h}</h3>
+      <p>What the study found, and why it matters. <a href="/story/${i}">Read the story</a></p></div>`).join('');
+    const purposes = ['Targeted advertising', 'Performance cookies', 'Audience measurement', 'Personalised content']
+      .map((p) => `<h3>${p}</h3><p>We and our partners store and access information on your device and process personal data,
+        such as browsing data and device identifiers, for ${p.toLowerCase()}, measurement and services development.</p>`).join('');
+    const modal = `<div id="consent" role="alertdialog" aria-modal="true"><h2>We care about your privacy</h2>${prose(2)}${purposes}</div>`;
+    const html = frame(`<main><h1>Science</h1><div class="river">${items}</div></main>${modal}`, 'Science');
+    const { text } = extractArticle(html, { url: URL });
+    for (const headline of headlines) expect(text).toContain(headline);
+    expect(text).not.toMatch(/care about your privacy|our partners store|Audience measurement/);
+  });
+
   it('keeps every item of a listing, links and all', () => {
     const courses = ['Soil science', 'Pruning fruit trees', 'Composting at home', 'Rainwater harvesting', 'Seed saving', 'Hedge laying'];
     const items = courses.map((name, i) => `<li class="course-card"><h3><a href="/courses/${i}">${name}</a></h3>

@@ -8,7 +8,7 @@ import { elementsWithAttribute } from './elements.ts';
  * it replaces a `<div class="caption">` by the `<p>` inside it, and drops classes, so captions are turned into
  * `<figcaption>` and the article's small furniture (bylines, dates, credits) is removed here, while their classes
  * still say what they are. Larger furniture waits until Readability has chosen the article (cleanup.ts), so that
- * its choice is not shifted.
+ * its choice is not shifted — but for modal dialogs, which are not the page at all.
  */
 const MAX_FURNITURE_LENGTH = 400;
 
@@ -29,7 +29,11 @@ export function prepareForReadability(document: Document): Prepared {
   const prepared: Prepared = { byline: null };
   const body = document.body;
   if (!body) return prepared;
-  const elements = elementsWithAttribute(body, ['class', 'id']);
+  const elements = elementsWithAttribute(body, ['class', 'id', 'aria-modal']);
+  // A modal dialog (`aria-modal="true"`: a cookie-consent panel, a sign-in or newsletter overlay) sits above the page
+  // and is never its content; its many words, left in, win Readability's choice on a page of short texts (a category's
+  // headlines, a product's specifications) and outweigh the furniture rules' guard afterwards.
+  for (const element of elements) if (isModal(element)) element.remove();
   for (const element of elements) {
     if (element.localName === 'blockquote' && classWords(element).some((word) => EMBEDDED_POST.has(word))) {
       keepEmbeddedPost(element, body);
@@ -52,6 +56,10 @@ export function prepareForReadability(document: Document): Prepared {
     }
   }
   return prepared;
+}
+
+function isModal(element: Element): boolean {
+  return element.getAttribute('aria-modal')?.trim().toLowerCase() === 'true';
 }
 
 /**
