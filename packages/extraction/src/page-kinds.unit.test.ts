@@ -112,10 +112,18 @@ describe('extractArticle: pages that are not one article', () => {
       .map((p) => `<h3>${p}</h3><p>We and our partners store and access information on your device and process personal data,
         such as browsing data and device identifiers, for ${p.toLowerCase()}, measurement and services development.</p>`).join('');
     const modal = `<div id="consent" role="alertdialog" aria-modal="true"><h2>We care about your privacy</h2>${prose(2)}${purposes}</div>`;
-    const html = frame(`<main><h1>Science</h1><div class="river">${items}</div></main>${modal}`, 'Science');
+    // The site's menu: the modal is a minority of the page's text, as on a real section page.
+    const menu = `<nav class="mega-menu"><ul>${Array.from({ length: 80 }, (_, i) => `<li><a href="/s/${i}">Section number ${i}</a></li>`).join('')}</ul></nav>`;
+    const html = frame(`${menu}<main><h1>Science</h1><div class="river">${items}</div></main>${modal}`, 'Science');
     const { text } = extractArticle(html, { url: URL });
     for (const headline of headlines) expect(text).toContain(headline);
     expect(text).not.toMatch(/care about your privacy|our partners store|Audience measurement/);
+  });
+
+  it('keeps a page that shows its content in a modal overlay', () => {
+    const post = `<div role="dialog" aria-modal="true"><article><h1>Rain gardens</h1>${prose(4)}</article></div>`;
+    const { text } = extractArticle(frame(`<main></main>${post}`, 'Rain gardens'), { url: URL });
+    expect(text).toContain('The harbour commission');
   });
 
   it('keeps every item of a listing, links and all', () => {

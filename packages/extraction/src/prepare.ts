@@ -30,10 +30,7 @@ export function prepareForReadability(document: Document): Prepared {
   const body = document.body;
   if (!body) return prepared;
   const elements = elementsWithAttribute(body, ['class', 'id', 'aria-modal']);
-  // A modal dialog (`aria-modal="true"`: a cookie-consent panel, a sign-in or newsletter overlay) sits above the page
-  // and is never its content; its many words, left in, win Readability's choice on a page of short texts (a category's
-  // headlines, a product's specifications) and outweigh the furniture rules' guard afterwards.
-  for (const element of elements) if (isModal(element)) element.remove();
+  removeModals(body, elements);
   for (const element of elements) {
     if (element.localName === 'blockquote' && classWords(element).some((word) => EMBEDDED_POST.has(word))) {
       keepEmbeddedPost(element, body);
@@ -58,9 +55,22 @@ export function prepareForReadability(document: Document): Prepared {
   return prepared;
 }
 
-function isModal(element: Element): boolean {
-  return element.getAttribute('aria-modal')?.trim().toLowerCase() === 'true';
+/**
+ * A modal dialog (`aria-modal="true"`: a cookie-consent panel, a sign-in or newsletter overlay) sits above the page
+ * and is not its content; its many words, left in, win Readability's choice on a page of short texts (a category's
+ * headlines, a product's specifications) and outweigh the furniture rules' guard afterwards. A modal holding most of
+ * the page's text is the page shown in an overlay (a post opened from a feed): it stays.
+ */
+function removeModals(body: Element, elements: Element[]): void {
+  let total: number | null = null;
+  for (const element of elements) {
+    if (element.getAttribute('aria-modal')?.trim().toLowerCase() !== 'true' || !body.contains(element)) continue;
+    total ??= textLength(body);
+    if (textLength(element) <= total * MAX_MODAL_SHARE) element.remove();
+  }
 }
+
+const MAX_MODAL_SHARE = 0.5;
 
 /**
  * A post the article quotes is part of it, but its wrapper is usually called something like `social-embed`, which
