@@ -70,6 +70,7 @@ export function readMetadata(document: Document): PageMetadata {
   const article = nodes.find((n) => typesOf(n).some((t) => ARTICLE_TYPE.test(t) && !/^WebPage$/.test(t)))
     ?? nodes.find((n) => typesOf(n).some((t) => ARTICLE_TYPE.test(t)));
   const canonical = canonicalUrl(elements.links, meta, base);
+  const headings = headingTexts(elements.headings);
   return {
     canonicalUrl: canonical,
     author: author(article, meta),
@@ -77,15 +78,15 @@ export function readMetadata(document: Document): PageMetadata {
     image: leadImage(article, meta, elements.links, base),
     lang: statedLanguage(document, meta, article),
     dir: statedDirection(document),
-    siteName: siteName(document, elements.headings, meta, canonical),
-    headings: headingTexts(elements.headings),
+    siteName: siteName(document, headings, meta, canonical),
+    headings,
   };
 }
 
 /** The title's candidates are the ones Readability takes its title from; a page's first few headings are enough. */
-function siteName(document: Document, headings: Element[], meta: Map<string, string>, canonical: string | null): string | null {
+function siteName(document: Document, headings: string[], meta: Map<string, string>, canonical: string | null): string | null {
   const titles = [meta.get('og:title'), meta.get('twitter:title'), meta.get('dc:title'), document.title];
-  return siteNameBesideHeadline(titles, headingTexts(headings)) ?? meta.get('og:site_name') ?? meta.get('application-name') ?? hostOf(canonical);
+  return siteNameBesideHeadline(titles, headings) ?? meta.get('og:site_name') ?? meta.get('application-name') ?? hostOf(canonical);
 }
 
 function headingTexts(headings: Element[]): string[] {

@@ -32,7 +32,8 @@ export function prepareForReadability(document: Document): Prepared {
   const elements = elementsWithAttribute(body, ['class', 'id', 'aria-modal']);
   removeModals(body, elements);
   for (const element of elements) {
-    if (element.localName === 'blockquote' && classWords(element).some((word) => EMBEDDED_POST.has(word))) {
+    if (element.localName !== 'blockquote' || !body.contains(element)) continue; // inside a modal removed already
+    if (classWords(element).some((word) => EMBEDDED_POST.has(word))) {
       keepEmbeddedPost(element, body);
     }
   }
