@@ -11,21 +11,24 @@ import { elementsNamed, firstNamed, tagSet } from './elements.ts';
 const MAX_HEAD_BLOCKS = 8;
 const MEDIA = tagSet('img', 'picture', 'video', 'iframe', 'figure');
 const TEXT_BLOCKS = tagSet('p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'span', 'time', 'address');
+/** What a line of the head cannot hold: an element holding one of these is a container (a page's `<main>` too). */
+const BLOCKS = tagSet('p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'table', 'blockquote', 'figure', 'section', 'article', 'header',
+  'main', 'nav', 'aside', 'footer', 'form');
 const PARAGRAPH_WORDS = 25;
 const MAX_LINE_WORDS = 20;
 
 /** "By Jane Doe", in a few languages; the name must start with a capital (no `i` flag: \p{Lu} would match any). */
 const BYLINE = /^(?:[Bb]y|[Ww]ritten by|[Ww]ords by|[Pp]or|[Pp]ar|[Vv]on|[Dd]i|[Dd]oor|[Oo]leh|[Aa]v|[Aa]f)\s+\p{Lu}/u;
 
-export function removeArticleHead(root: Element, title: string): void {
+export function removeArticleHead(root: Element, titles: readonly string[]): void {
   const blocks = leafBlocks(root);
-  const normalisedTitle = comparable(title);
+  const normalisedTitles = new Set(titles.map(comparable).filter((title) => title !== ''));
   for (const block of blocks.slice(0, MAX_HEAD_BLOCKS)) {
     const text = normalisedText(block);
     const n = words(text);
     if (n >= PARAGRAPH_WORDS) break;
     if (firstNamed(block, MEDIA)) continue;
-    if (isRepeatedTitle(text, normalisedTitle) || isByline(text, n) || isDateline(text, n)) block.remove();
+    if (normalisedTitles.has(comparable(text)) || isByline(text, n) || isDateline(text, n)) block.remove();
   }
 }
 
@@ -37,7 +40,7 @@ function leafBlocks(root: Element): Element[] {
   return elementsNamed(root, TEXT_BLOCKS).filter((element) => {
     if (normalisedText(element) === '') return false;
     for (const child of childElements(element)) {
-      if (/^(?:p|div|h[1-6]|ul|ol|table|blockquote|figure|section|article|header)$/.test(child.localName)) return false;
+      if (BLOCKS.has(child.localName)) return false;
     }
     // A span or time counts only when it is a line of its own (not part of a paragraph's sentence).
     if (element.localName === 'span' || element.localName === 'time') {
@@ -48,12 +51,12 @@ function leafBlocks(root: Element): Element[] {
   });
 }
 
+/**
+ * A line's letters and digits alone, lower-cased: a heading broken by a `<br>` reads run together in `textContent`
+ * ("News ProductManagement"), and no separator tells two headlines apart.
+ */
 function comparable(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
-function isRepeatedTitle(text: string, title: string): boolean {
-  return title !== '' && comparable(text) === title;
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 function isByline(text: string, n: number): boolean {

@@ -86,10 +86,14 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
 
   const parsed = new FastReadability(document, { serializer: (node) => node as Element, keepClasses: true }).parse();
   const title = parsed?.title ?? pageTitle ?? '';
+  const url = metadata.canonicalUrl ?? options.url;
+  const headline = headlineOf(cleanTitle(title), cleanTitle(pageTitle ?? ''), metadata.headings, [metadata.siteName, hostOf(options.url) ?? hostOf(url)]);
+  // The head of whatever is chosen loses a line that repeats the title, as Readability found it or as printed.
+  const titles = [title, headline];
   let content: Element | null = parsed?.content ?? null;
   let text = '';
   if (content) {
-    cleanArticle(content, title);
+    cleanArticle(content, titles);
     text = nodeToText(content);
   }
   // The region can only be better when it holds REGION_RATIO times the text Readability kept, before its cleanup:
@@ -102,7 +106,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
       // Readers' comments under an article Readability kept are not the article (as a run of them never stands in);
       // a thread's replies, on a page that states it is a discussion, are its content.
       if (countWords(text) >= COMMENTS_KEPT_WORDS && !statesDiscussion(stated)) removeCommentSections(candidate, opening(text));
-      cleanArticle(candidate, title);
+      cleanArticle(candidate, titles);
       const candidateText = nodeToText(candidate);
       if (regionIsBetter(text, candidateText)) {
         content = candidate;
@@ -118,7 +122,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const again = ratio === null ? null : repeatedBlocksOf(freshDocument(stash, segmentPlaces, options.url, product));
   if (ratio !== null && again) {
     const candidate = regionContent(again.element, true);
-    cleanArticle(candidate, title, true);
+    cleanArticle(candidate, titles, true);
     const candidateText = nodeToText(candidate);
     if (countWords(candidateText) >= countWords(text) * ratio) {
       content = candidate;
@@ -133,7 +137,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     const body = freshDocument(stash, segmentPlaces, options.url, product).body;
     if (body) {
       const candidate = regionContent(body);
-      cleanArticle(candidate, title);
+      cleanArticle(candidate, titles);
       const candidateText = nodeToText(candidate);
       if (!content || bodyIsBetter(keptWords, countWords(candidateText))) {
         content = candidate;
@@ -155,10 +159,8 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
 
   const lang = metadata.lang ?? detectLanguage(text);
   const statedDir = metadata.dir ?? directionOf(parsed?.dir);
-  const url = metadata.canonicalUrl ?? options.url;
   return {
-    title: headlineOf(cleanTitle(title), cleanTitle(pageTitle ?? ''), metadata.headings,
-      [metadata.siteName, hostOf(options.url) ?? hostOf(url)]),
+    title: headline,
     url,
     // The host of `url`, the canonical address when the page states one: the two are printed side by side and must
     // name the same place (the address fetched may be a mirror, a redirect's end or a local copy).

@@ -13,7 +13,7 @@ import { elementsWithAttribute } from './elements.ts';
  * stories, notices, quotes of what the document already said, screen readers' copies of text shown beside them, and the head's repeated headline, byline and date.
  * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
  */
-export function cleanArticle(content: Element, title: string, entries = false): void {
+export function cleanArticle(content: Element, titles: readonly string[], entries = false): void {
   markCaptions(content);
   removeFurniture(content);
   // A run of entries (repeated-blocks.ts) is often a list of links to the site's own pages: that list is the content.
@@ -21,6 +21,6 @@ export function cleanArticle(content: Element, title: string, entries = false): 
   removeNotices(content);
   removeRepeatedQuotes(content);
   removeScreenReaderTwins(content);
-  removeArticleHead(content, title);
+  removeArticleHead(content, titles);
   for (const element of elementsWithAttribute(content, ['class'])) element.removeAttribute('class');
 }
