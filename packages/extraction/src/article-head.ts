@@ -1,5 +1,4 @@
 import { endsAsSentence, isDateline } from './datelines.ts';
-import { childElements } from '@folio/dom';
 import { normalisedText, words } from './text-measure.ts';
 import { elementsNamed, firstNamed, tagSet } from './elements.ts';
 
@@ -11,7 +10,7 @@ import { elementsNamed, firstNamed, tagSet } from './elements.ts';
 const MAX_HEAD_BLOCKS = 8;
 const MEDIA = tagSet('img', 'picture', 'video', 'iframe', 'figure');
 const TEXT_BLOCKS = tagSet('p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'span', 'time', 'address');
-/** What a line of the head cannot hold: an element holding one of these is a container (a page's `<main>` too). */
+/** What a line of the head cannot hold: an element holding one of these, at any depth, is a container (a page's `<main>` too). */
 const BLOCKS = tagSet('p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'table', 'blockquote', 'figure', 'section', 'article', 'header',
   'main', 'nav', 'aside', 'footer', 'form');
 const PARAGRAPH_WORDS = 25;
@@ -37,11 +36,14 @@ function leafBlocks(root: Element): Element[] {
   // A parent's text is read once, however many spans it holds (thousands side by side would make it quadratic).
   const parentTexts = new Map<Element, string>();
   const textOf = (parent: Element) => parentTexts.get(parent) ?? parentTexts.set(parent, normalisedText(parent)).get(parent)!;
+  // An element holding a block anywhere below it (through spans, links, a site's custom elements) is a container, not
+  // a line: each block marks its ancestors, up to one marked already.
+  const containers = new Set<Element>();
+  for (const block of elementsNamed(root, BLOCKS)) {
+    for (let up = block.parentElement; up && up !== root && !containers.has(up); up = up.parentElement) containers.add(up);
+  }
   return elementsNamed(root, TEXT_BLOCKS).filter((element) => {
-    if (normalisedText(element) === '') return false;
-    for (const child of childElements(element)) {
-      if (BLOCKS.has(child.localName)) return false;
-    }
+    if (containers.has(element) || normalisedText(element) === '') return false;
     // A span or time counts only when it is a line of its own (not part of a paragraph's sentence).
     if (element.localName === 'span' || element.localName === 'time') {
       const parent = element.parentElement;

@@ -9,7 +9,7 @@ function headOf(html: string, titles: string[]): string {
   const { document } = new JSDOM(`<body><div id="content">${html}</div></body>`).window;
   const root = document.getElementById('content')!;
   removeArticleHead(root, titles);
-  return Array.from(root.querySelectorAll('h1, h2, p'), (block) => block.textContent!.replace(/\s+/g, ' ').trim()).join(' ');
+  return Array.from(root.querySelectorAll('h1, h2, h3, p'), (block) => block.textContent!.replace(/\s+/g, ' ').trim()).join(' ');
 }
 
 describe('removeArticleHead: the lines above the story that the title and metadata carry', () => {
@@ -17,6 +17,13 @@ describe('removeArticleHead: the lines above the story that the title and metada
     // The wrapper's text starts with the headline and runs on into the story: it is a container, not a line.
     const text = headOf(`<div class="row"><main role="main"><section><h2>Mental&nbsp;Health Services</h2><p>${STORY}</p></section></main></div>`, [
       'Mental Health Services',
+    ]);
+    expect(text).toBe(STORY);
+  });
+
+  it('reads an element holding blocks below a site’s own elements as a container', () => {
+    const text = headOf(`<div><devsite-content><article><h3>Learn web development</h3><p>${STORY}</p></article></devsite-content></div>`, [
+      'Learn web development',
     ]);
     expect(text).toBe(STORY);
   });
