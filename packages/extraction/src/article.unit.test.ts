@@ -134,6 +134,14 @@ describe('extractArticle: the title', () => {
       .replace(/<title>[^<]*<\/title>/, '<title>Sea wall plan goes to a vote – Gazette - Gazette</title>');
     expect(extractArticle(named, { url: 'https://www.gazette.com/sea-wall' }).title).toBe('Sea wall plan goes to a vote');
   });
+
+  it('is not printed again by the head of the content, which repeats it as printed rather than as the page titles it', () => {
+    const html = page({ before: '<p>Sea wall plan goes to a vote</p>' })
+      .replace(/<title>[^<]*<\/title>/, '<title>Gazette.com: Sea wall plan goes to a vote: Local</title>');
+    const article = extractArticle(html, { url: 'https://www.gazette.com/sea-wall' });
+    expect(article.title).toBe('Sea wall plan goes to a vote');
+    expect(htmlToText(article.contentHtml)).toMatch(/^The harbour commission met on Tuesday/);
+  });
 });
 
 describe('extractArticle: pages jsdom cannot parse as they are', () => {
