@@ -1,6 +1,7 @@
 import { hostOf } from './host.ts';
 import { Readability } from '@mozilla/readability';
 import { cleanArticle } from './cleanup.ts';
+import { removeDuplicateBlocks } from './duplicate-blocks.ts';
 import { elementsNamed, tagSet } from './elements.ts';
 import { stashDataUrls } from './data-urls.ts';
 import { parseDocument } from './document.ts';
@@ -119,6 +120,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const ratio = entries ? entriesRatio(entries, {
     length: content ? textLength(content) : 0, words: countWords(text), statedArticle: article, openGraphArticle: openGraph,
   }) : null;
+  let entriesChosen = false;
   const again = ratio === null ? null : repeatedBlocksOf(freshDocument(stash, segmentPlaces, options.url, product));
   if (ratio !== null && again) {
     const candidate = regionContent(again.element, true);
@@ -127,6 +129,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     if (countWords(candidateText) >= countWords(text) * ratio) {
       content = candidate;
       text = candidateText;
+      entriesChosen = true;
     }
   }
   const keptWords = content ? countWords(text) : 0;
@@ -142,6 +145,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
       if (!content || bodyIsBetter(keptWords, countWords(candidateText))) {
         content = candidate;
         text = candidateText;
+        entriesChosen = false;
       }
     }
   }
@@ -149,7 +153,10 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // The cards of other products a product page offers go from whatever stood in for its content; words its markup
   // runs together are set apart (once the choice is made: a space more must not tip it).
   const removed = product && removeOtherProducts(content);
-  if (separateGluedWords(content) || removed) text = nodeToText(content);
+  // What the content prints twice goes once the choice is made (the copies must not tip it); a run of entries
+  // repeats itself by nature (cards that share a description, plans that share features) and is left whole.
+  const deduplicated = !entriesChosen && removeDuplicateBlocks(content);
+  if (separateGluedWords(content) || removed || deduplicated) text = nodeToText(content);
   if (options.sanitize) {
     options.sanitize(content, stash.restoreText);
     text = nodeToText(content);

@@ -144,6 +144,15 @@ describe('extractArticle: the title', () => {
   });
 });
 
+describe('extractArticle: what the page prints twice', () => {
+  it('prints a section the page repeats for another screen width once', () => {
+    const section = `<section><h2>What the wall will cost</h2>${prose(2, 2)}</section>`;
+    const text = htmlToText(extractArticle(page({ article: `${prose(3)}<div class="wide">${section}</div><div class="narrow">${section}</div>` }), { url: URL }).contentHtml);
+    expect(text.split('What the wall will cost')).toHaveLength(2);
+    expect(text).toContain('The harbour commission met on Tuesday');
+  });
+});
+
 describe('extractArticle: pages jsdom cannot parse as they are', () => {
   // jsdom throws "SyntaxError: ")" is expected" on this declaration while parsing the stylesheet.
   const badCss = '@media (min-width: 1px) { p { min-height: calc(100% - (2px) } }';

@@ -37,8 +37,9 @@ describe('removeScreenReaderTwins', () => {
   });
 
   it('leaves one copy in what extraction gives', () => {
-    const story = '<p>The harbour commission met on Tuesday to weigh a plan that would rebuild the old sea wall before the winter storms arrive, at a price the town can afford.</p>'.repeat(3);
-    const article = extractArticle(`<html><head><title>Sea wall</title></head><body><article><h1>Sea wall</h1>${story}<p>Estimate: <span>EUR 4.2 million<span class="sr-only">EUR 4.2 million</span></span></p>${story}</article></body></html>`, { url: 'https://news.example.com/sea-wall' });
+    // Paragraphs of their own: the same paragraph printed again would go as a copy (duplicate-blocks.ts).
+    const story = (from: number) => [from, from + 1, from + 2].map((n) => `<p>The harbour commission met on Tuesday, for the ${n}th time, to weigh a plan that would rebuild the old sea wall before the winter storms arrive.</p>`).join('');
+    const article = extractArticle(`<html><head><title>Sea wall</title></head><body><article><h1>Sea wall</h1>${story(1)}<p>Estimate: <span>EUR 4.2 million<span class="sr-only">EUR 4.2 million</span></span></p>${story(4)}</article></body></html>`, { url: 'https://news.example.com/sea-wall' });
     expect(article.text).toContain('Estimate: EUR 4.2 million\n');
     expect(article.text).not.toContain('millionEUR');
     expect(article.contentHtml.match(/4\.2 million/g)).toHaveLength(1);

@@ -1,0 +1,56 @@
+import { lowerCaseWords } from './text-measure.ts';
+import { tagSet } from './elements.ts';
+
+/**
+ * A part of the content printed again, word for word: a site builder's responsive variants (the same section once
+ * for each screen width, all but one hidden by the page's media queries), a product's description both in its summary
+ * and in a tab, a post printed twice by a theme. The reader meets it twice; the later copy goes, whole, with its
+ * headings and images. A copy is a block holding other blocks, or at least two lines in a row; a single line printed
+ * again among lines of its own is part of what surrounds it (a meal plan's repeated dish, the line of description
+ * cards of one grid share). Only text long enough to be a statement counts. A list item, a table cell and code are
+ * never looked into (a plan's features repeat from column to column, a command from step to step); a whole list or
+ * table printed again counts as one line.
+ */
+const MIN_WORDS = 12;
+/** A line (a block without blocks inside) must be longer to count at all. */
+const MIN_LINE_WORDS = 25;
+/** Blocks that go when printed again. */
+const BLOCKS = tagSet('p', 'div', 'section', 'article', 'aside', 'header', 'footer', 'main', 'figure', 'blockquote', 'ul', 'ol', 'dl', 'table',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6');
+/** Looked into for copies no further: their parts belong to them. */
+const WHOLE = tagSet('li', 'dd', 'dt', 'table', 'pre', 'code', 'figure');
+
+/** Removes the copies; true when there were any. */
+export function removeDuplicateBlocks(content: Element): boolean {
+  const seen = new Map<string, Element>();
+  const copies: Element[] = [];
+  const visit = (parent: Element) => {
+    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+      if (BLOCKS.has(child.localName) || WHOLE.has(child.localName)) {
+        const words = lowerCaseWords(child.textContent ?? '');
+        if (words.length >= (holdsBlocks(child) ? MIN_WORDS : MIN_LINE_WORDS)) {
+          const key = words.join(' ');
+          const first = seen.get(key);
+          // The first holder may be an ancestor with no other text (a wrapper around this block): that is one copy.
+          if (first && !first.contains(child) && BLOCKS.has(child.localName)) {
+            copies.push(child);
+            continue;
+          }
+          if (!first) seen.set(key, child);
+        }
+      }
+      if (!WHOLE.has(child.localName) && child.firstElementChild) visit(child);
+    }
+  };
+  visit(content);
+  const isCopy = new Set(copies);
+  const besideCopy = (line: Element) => [line.previousElementSibling, line.nextElementSibling].some((e) => e !== null && isCopy.has(e));
+  const removed = copies.filter((c) => holdsBlocks(c) || besideCopy(c));
+  for (const copy of removed) copy.remove();
+  return removed.length > 0;
+}
+
+function holdsBlocks(element: Element): boolean {
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) if (BLOCKS.has(child.localName)) return true;
+  return false;
+}
