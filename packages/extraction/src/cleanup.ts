@@ -5,12 +5,14 @@ import { removeNotices } from './notices.ts';
 import { removeRelatedLinks } from './related-links.ts';
 import { removeRepeatedQuotes } from './repeated-quotes.ts';
 import { removeScreenReaderTwins } from './screen-reader-twins.ts';
+import { removeSpacers } from './spacers.ts';
 import { elementsWithAttribute } from './elements.ts';
 
 /**
  * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
  * so its choice is not shifted): furniture inside the container, lists and lines of links to the site's other
- * stories, notices, quotes of what the document already said, screen readers' copies of text shown beside them, and the head's repeated headline, byline and date.
+ * stories, notices, quotes of what the document already said, screen readers' copies of text shown beside them, the
+ * head's repeated headline, byline and date, and paragraphs that are only spacing.
  * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
  */
 export function cleanArticle(content: Element, titles: readonly string[], entries = false): void {
@@ -22,5 +24,6 @@ export function cleanArticle(content: Element, titles: readonly string[], entrie
   removeRepeatedQuotes(content);
   removeScreenReaderTwins(content);
   removeArticleHead(content, titles);
+  removeSpacers(content);
   for (const element of elementsWithAttribute(content, ['class'])) element.removeAttribute('class');
 }
