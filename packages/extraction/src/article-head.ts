@@ -44,13 +44,24 @@ function leafBlocks(root: Element): Element[] {
   }
   return elementsNamed(root, TEXT_BLOCKS).filter((element) => {
     if (containers.has(element) || normalisedText(element) === '') return false;
-    // A span or time counts only when it is a line of its own (not part of a paragraph's sentence).
+    // A span or time counts only when it is a line of its own (not part of a paragraph's sentence): all its parent
+    // holds, or set between blocks (a theme's title `<span>` above the story's first `<div>`).
     if (element.localName === 'span' || element.localName === 'time') {
       const parent = element.parentElement;
-      return parent !== null && textOf(parent) === normalisedText(element);
+      return parent !== null && (textOf(parent) === normalisedText(element) || betweenBlocks(element));
     }
     return true;
   });
+}
+
+/** Whether an inline element has only blocks (or nothing) beside it, whitespace and comments aside. */
+function betweenBlocks(element: Element): boolean {
+  const beside = (step: (node: Node) => Node | null) => {
+    let node = step(element);
+    while (node && (node.nodeType === 8 || (node.nodeType === 3 && (node.textContent ?? '').trim() === ''))) node = step(node);
+    return node === null || (node.nodeType === 1 && BLOCKS.has((node as Element).localName));
+  };
+  return beside((node) => node.previousSibling) && beside((node) => node.nextSibling);
 }
 
 /**

@@ -5,11 +5,11 @@ import { removeArticleHead } from './article-head.ts';
 const STORY =
   'Denver Health provides therapy and programs to patients of all ages who are struggling with mental health issues, in inpatient and outpatient settings alike, all year round.';
 
-function headOf(html: string, titles: string[]): string {
+function headOf(html: string, titles: string[], blocks = 'h1, h2, h3, p'): string {
   const { document } = new JSDOM(`<body><div id="content">${html}</div></body>`).window;
   const root = document.getElementById('content')!;
   removeArticleHead(root, titles);
-  return Array.from(root.querySelectorAll('h1, h2, h3, p'), (block) => block.textContent!.replace(/\s+/g, ' ').trim()).join(' ');
+  return Array.from(root.querySelectorAll(blocks), (block) => block.textContent!.replace(/\s+/g, ' ').trim()).join(' ');
 }
 
 describe('removeArticleHead: the lines above the story that the title and metadata carry', () => {
@@ -26,6 +26,13 @@ describe('removeArticleHead: the lines above the story that the title and metada
       'Learn web development',
     ]);
     expect(text).toBe(STORY);
+  });
+
+  it('reads a <span> set between blocks as a line, and one inside a sentence as part of it', () => {
+    const titles = ['Top 15 Data Analytics Tools'];
+    expect(headOf(`<article><span>Top 15 Data Analytics Tools</span> <div><p>${STORY}</p></div></article>`, titles, 'span, p')).toBe(STORY);
+    const inline = `<p>Read our <span>Top 15 Data Analytics Tools</span> before you buy.</p>`;
+    expect(headOf(`${inline}<p>${STORY}</p>`, titles, 'p')).toBe(`Read our Top 15 Data Analytics Tools before you buy. ${STORY}`);
   });
 
   it('matches a headline that a <br> breaks in two', () => {
