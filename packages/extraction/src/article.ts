@@ -120,7 +120,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const ratio = entries ? entriesRatio(entries, {
     length: content ? textLength(content) : 0, words: countWords(text), statedArticle: article, openGraphArticle: openGraph,
   }) : null;
-  let entriesChosen = false;
+  let entriesRun: Element | null = null;
   const again = ratio === null ? null : repeatedBlocksOf(freshDocument(stash, segmentPlaces, options.url, product));
   if (ratio !== null && again) {
     const candidate = regionContent(again.element, true);
@@ -129,7 +129,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     if (countWords(candidateText) >= countWords(text) * ratio) {
       content = candidate;
       text = candidateText;
-      entriesChosen = true;
+      entriesRun = candidate;
     }
   }
   const keptWords = content ? countWords(text) : 0;
@@ -145,7 +145,6 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
       if (!content || bodyIsBetter(keptWords, countWords(candidateText))) {
         content = candidate;
         text = candidateText;
-        entriesChosen = false;
       }
     }
   }
@@ -155,7 +154,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const removed = product && removeOtherProducts(content);
   // What the content prints twice goes once the choice is made (the copies must not tip it); a run of entries
   // repeats itself by nature (cards that share a description, plans that share features) and is left whole.
-  const deduplicated = !entriesChosen && removeDuplicateBlocks(content);
+  const deduplicated = content !== entriesRun && removeDuplicateBlocks(content);
   if (separateGluedWords(content) || removed || deduplicated) text = nodeToText(content);
   if (options.sanitize) {
     options.sanitize(content, stash.restoreText);

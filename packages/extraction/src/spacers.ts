@@ -8,7 +8,8 @@ import { elementsNamed, firstNamed, tagSet } from './elements.ts';
  */
 const SPACERS = tagSet('p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 const CONTENT = tagSet('img', 'picture', 'video', 'audio', 'iframe', 'svg', 'canvas', 'object', 'embed', 'input', 'math');
-const BLANK = /^[\s\u00a0\u200b-\u200d\u2060\ufeff]*$/;
+/** `\s` covers the no-break space and the byte-order mark; the zero-width space, joiners and word joiner it does not. */
+const BLANK = /^[\s\u200b-\u200d\u2060]*$/;
 
 export function removeSpacers(content: Element): void {
   for (const element of elementsNamed(content, SPACERS)) {
