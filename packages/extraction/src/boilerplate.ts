@@ -4,7 +4,7 @@ import { countWords } from './words.ts';
 
 /**
  * Page furniture inside the container Readability chose: navigation, share bars, newsletter and cookie prompts,
- * related-story rails, comment threads, bylines and datelines. Readability's own "unlikely candidate" rule spares
+ * related-story rails, comment threads, reply forms, bylines and datelines. Readability's own "unlikely candidate" rule spares
  * anything whose class also says `article`, `content` or `main` (so `related-articles` survives) and is dropped
  * altogether on its retry passes; these rules read the element's role, tag and class/id words instead, and never
  * remove an element that holds a large share of the article's reading text (a content wrapper with an unlucky
@@ -88,6 +88,10 @@ export function removeFurniture(root: Element): void {
 function furnitureOf(element: Element): 'furniture' | 'filters' | null {
   const tag = element.localName;
   if (FURNITURE_TAGS.includes(tag)) return 'furniture';
+  // A form that posts sends what a reader writes (a reply, a sign-up, a cart): its labels and terms are not the page's.
+  // Not every form: old Reddit wraps each comment in one (no method, so a GET), and a page wrapped whole in a posting
+  // form (ASP.NET's) holds the reading text, which the large-share guard keeps.
+  if (tag === 'form' && element.getAttribute('method')?.trim().toLowerCase() === 'post') return 'furniture';
   if (PROTECTED.has(tag)) return null;
   const role = element.getAttribute('role');
   if (role && FURNITURE_ROLES.has(role.trim().toLowerCase())) return 'furniture';

@@ -40,6 +40,17 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toContain('The harbour commission met on Tuesday');
   });
 
+  it('removes a form that posts what a reader writes, and keeps a comment a form without a method wraps', () => {
+    const reply = `<form action="/questions/12/answer/submit" method="POST"><h2>Your Answer</h2>
+      <h3>Post as a guest</h3><label for="email">Email</label><p>Required, but never shown</p>
+      <p>By clicking Post Your Answer, you agree to our terms of service and privacy policy.</p></form>`;
+    const comment = `<form action="#" class="usertext"><div class="md"><p>The quay floods twice a winter already.</p></div></form>`;
+    const { text } = extract(`${prose(6)}${comment}${reply}`);
+    expect(text).not.toMatch(/Your Answer|Post as a guest|never shown|By clicking/);
+    expect(text).toContain('The quay floods twice a winter already.');
+    expect(text).toContain('The harbour commission met on Tuesday');
+  });
+
   it('removes a line saying a widget needs JavaScript, whatever the widget, but not a sentence about JavaScript', () => {
     const { text } = extract(`${prose(3)}<p>This slideshow requires JavaScript.</p>
       <p>This interactive map requires JavaScript</p><p>Please enable JavaScript to view the comments</p>
