@@ -121,19 +121,27 @@ export const REGION_WHOLE_RATIO = 4;
 /** `<noscript>` content that is a page's body for readers without JavaScript (a forum's server-rendered thread). */
 const NOSCRIPT = tagSet('noscript');
 const MIN_NOSCRIPT_TEXT = 200;
+/**
+ * A block about the script itself ("Your browser does not seem to support JavaScript… read-only mode") is a notice
+ * for readers without it, even past MIN_NOSCRIPT_TEXT: it names JavaScript and asks for it or says it is missing.
+ */
+const SCRIPT_NOTICE = [/\bjavascript\b/i, /\b(?:enabled?|support|supports|disabled|required|turn(?:ed)? (?:on|off)|browser)\b/i];
+const MAX_SCRIPT_NOTICE_TEXT = 500;
 
 /**
  * Pages are read with scripting off, as a reader without JavaScript sees them; a `<noscript>` block is what such
  * a reader gets instead of the script's rendering, and some platforms put the whole page there. Readability drops
  * every `<noscript>`; a block with real text (MIN_NOSCRIPT_TEXT characters or more) is unwrapped instead, so
- * that its content can be chosen. Small ones (tracking pixels, "enable JavaScript" notes) stay and are dropped.
+ * that its content can be chosen. Small ones (tracking pixels) and notes about JavaScript stay and are dropped.
  */
 export function unwrapNoscriptContent(document: Document): void {
   const body = document.body;
   if (!body) return;
   for (const element of elementsNamed(body, NOSCRIPT)) {
     if (!element.isConnected || !element.firstElementChild) continue;
-    if (textLength(element) < MIN_NOSCRIPT_TEXT) continue;
+    const length = textLength(element);
+    if (length < MIN_NOSCRIPT_TEXT) continue;
+    if (length <= MAX_SCRIPT_NOTICE_TEXT && SCRIPT_NOTICE.every((pattern) => pattern.test(element.textContent ?? ''))) continue;
     element.replaceWith(...Array.from(element.childNodes));
   }
 }

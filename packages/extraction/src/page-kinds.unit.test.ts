@@ -144,6 +144,18 @@ describe('extractArticle: pages that are not one article', () => {
     for (const reply of REPLIES) expect(article.text).toContain(reply);
   });
 
+  it("leaves out a thread's notice to readers without JavaScript, however long the notice", () => {
+    // NodeBB's, word for word: 200 characters and more, as much as a short thread served inside <noscript>.
+    const notice = `<noscript><div class="alert"><p>Your browser does not seem to support JavaScript. As a result, your
+      viewing experience will be diminished, and you have been placed in <strong>read-only mode</strong>.</p>
+      <p>Please download a browser that supports JavaScript, or enable it if it's disabled (i.e. NoScript).</p></div>
+      </noscript>`;
+    const thread = REPLIES.map((text) => `<div class="post"><p>${text}</p></div>`).join('');
+    const article = extractArticle(frame(`<main>${notice}<h1>Pump will not prime</h1>${thread}</main>`), { url: URL });
+    for (const reply of REPLIES) expect(article.text).toContain(reply);
+    expect(article.text).not.toMatch(/JavaScript|read-only mode/);
+  });
+
   it('converts a page whose main content is short', () => {
     const html = frame('<main><h1>Opening hours</h1><p>We are open Monday to Friday, nine to five.</p></main>', 'Opening hours');
     expect(extractArticle(html, { url: URL }).text).toContain('We are open Monday to Friday, nine to five.');
