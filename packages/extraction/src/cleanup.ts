@@ -4,6 +4,7 @@ import { markCaptions } from './captions.ts';
 import { removeNotices } from './notices.ts';
 import { removeRelatedLinks } from './related-links.ts';
 import { removeRepeatedQuotes } from './repeated-quotes.ts';
+import { removeScrambledLabels } from './scrambled-labels.ts';
 import { removeScreenReaderTwins } from './screen-reader-twins.ts';
 import { removeSpacers } from './spacers.ts';
 import { elementsWithAttribute } from './elements.ts';
@@ -11,8 +12,8 @@ import { elementsWithAttribute } from './elements.ts';
 /**
  * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
  * so its choice is not shifted): furniture inside the container, lists and lines of links to the site's other
- * stories, notices, quotes of what the document already said, screen readers' copies of text shown beside them, the
- * head's repeated headline, byline and date, and paragraphs that are only spacing.
+ * stories, notices, quotes of what the document already said, screen readers' copies of text shown beside them, labels
+ * scrambled with hidden noise, the head's repeated headline, byline and date, and paragraphs that are only spacing.
  * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
  */
 export function cleanArticle(content: Element, titles: readonly string[], entries = false): void {
@@ -23,6 +24,7 @@ export function cleanArticle(content: Element, titles: readonly string[], entrie
   removeNotices(content);
   removeRepeatedQuotes(content);
   removeScreenReaderTwins(content);
+  removeScrambledLabels(content);
   removeArticleHead(content, titles);
   removeSpacers(content);
   for (const element of elementsWithAttribute(content, ['class'])) element.removeAttribute('class');

@@ -51,6 +51,14 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toContain('The harbour commission met on Tuesday');
   });
 
+  it('removes a label scrambled with hidden identifiers (a carousel\'s "Sponsored")', () => {
+    const noise = (i: number) => `${String(i).padStart(8, '0')}-4c9a-4d81-ab3d-bd495b550b12`;
+    const label = [...'Sponsored'].map((letter, i) => `<span>${letter}</span><span>${noise(i)}</span>`).join('');
+    const { text } = extract(`${prose(6)}<div>${label}</div>`);
+    expect(text).not.toContain('bd495b550b12');
+    expect(text).toContain('The harbour commission met on Tuesday');
+  });
+
   it('removes a line saying a widget needs JavaScript, whatever the widget, but not a sentence about JavaScript', () => {
     const { text } = extract(`${prose(3)}<p>This slideshow requires JavaScript.</p>
       <p>This interactive map requires JavaScript</p><p>Please enable JavaScript to view the comments</p>
