@@ -4,10 +4,10 @@ import { countWords } from './words.ts';
 
 /**
  * Page furniture inside the container Readability chose: navigation, share bars, newsletter and cookie prompts,
- * related-story rails, comment threads, reply forms, bylines and datelines. Readability's own "unlikely candidate" rule spares
- * anything whose class also says `article`, `content` or `main` (so `related-articles` survives) and is dropped
- * altogether on its retry passes; these rules read the element's role, tag and class/id words instead, and never
- * remove an element that holds a large share of the article's reading text (a content wrapper with an unlucky
+ * related-story rails, comment threads, reply forms, bylines and datelines. Readability's own "unlikely candidate"
+ * rule spares anything whose class also says `article`, `content` or `main` (so `related-articles` survives) and is
+ * dropped altogether on its retry passes; these rules read the element's role, tag and class/id words instead, and
+ * never remove an element that holds a large share of the article's reading text (a content wrapper with an unlucky
  * class name).
  */
 

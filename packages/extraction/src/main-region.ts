@@ -125,7 +125,7 @@ const MIN_NOSCRIPT_TEXT = 200;
  * A block about the script itself ("Your browser does not seem to support JavaScript… read-only mode") is a notice
  * for readers without it, even past MIN_NOSCRIPT_TEXT: it names JavaScript and asks for it or says it is missing.
  */
-const SCRIPT_NOTICE = [/\bjavascript\b/i, /\b(?:enabled?|support|supports|disabled|required|turn(?:ed)? (?:on|off)|browser)\b/i];
+const SCRIPT_NOTICE = [/\bjavascript\b/i, /\b(?:enabled?|supports?|disabled|required|turn(?:ed)? (?:on|off)|browser)\b/i];
 const MAX_SCRIPT_NOTICE_TEXT = 500;
 
 /**
