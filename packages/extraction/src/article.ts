@@ -17,6 +17,7 @@ import {
 import { removeOtherProducts } from './other-products.ts';
 import { removeCustomerReviews } from './customer-reviews.ts';
 import { prepareForReadability, type Prepared } from './prepare.ts';
+import { openCollapsedPanels } from './collapsed-panels.ts';
 import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
 import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
 import { nodeToText } from './text.ts';
@@ -199,6 +200,7 @@ function readyForReadability(
   placeStreamedSegments(document, segmentPlaces);
   resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
   unwrapNoscriptContent(document);
+  if (document.body) openCollapsedPanels(document.body);
   return prepareForReadability(document);
 }
 

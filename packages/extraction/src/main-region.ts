@@ -57,7 +57,8 @@ export function regionContent(region: Element, whole = false): Element {
 
 const HIDDEN_WRAPPER_SHARE = 0.5;
 
-function isHidden(element: Element): boolean {
+/** Whether the markup marks an element hidden (Readability's test, without computed style). */
+export function isHidden(element: Element): boolean {
   if (element.hasAttribute('hidden')) return true;
   if (element.getAttribute('aria-hidden') === 'true') return true;
   const style = element.getAttribute('style');

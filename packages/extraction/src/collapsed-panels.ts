@@ -1,0 +1,57 @@
+import { closestNamed, elementsWithAttribute, tagSet } from './elements.ts';
+import { isHidden } from './main-region.ts';
+
+/**
+ * Opens the page's collapsed panels: an accordion's answers, a tab set's other tabs. A reader opens them with a
+ * click, and a document has no click: what they hold is the page's content (an FAQ's answers, a service's
+ * features, a product's specifications tab), but the page ships them marked hidden (`hidden`, `aria-hidden`,
+ * `inert`, an inline `display: none`), and Readability and the region rules drop what is marked hidden.
+ *
+ * A panel is known by what ARIA says of it, not by its class: an element with `role="tabpanel"`, or one whose id a
+ * disclosure button names in `aria-controls` (a button that says whether it is expanded, or a tab). A button that
+ * opens a menu or a listbox (`aria-haspopup`) is not a disclosure, and panels in the page's frame (navigation,
+ * header, footer: a mega-menu's columns) stay as they are; the furniture rules deal with those.
+ */
+export function openCollapsedPanels(body: Element): void {
+  const document = body.ownerDocument;
+  const panels = new Set<Element>();
+  for (const element of elementsWithAttribute(body, ['aria-controls', 'role'])) {
+    const role = element.getAttribute('role')?.trim().toLowerCase();
+    if (role === 'tabpanel') {
+      panels.add(element);
+      continue;
+    }
+    const controls = element.getAttribute('aria-controls');
+    if (!controls || element.hasAttribute('aria-haspopup')) continue;
+    if (!element.hasAttribute('aria-expanded') && role !== 'tab') continue;
+    if (closestNamed(element, FRAME)) continue;
+    for (const id of controls.split(/\s+/)) {
+      const panel = id ? document.getElementById(id) : null;
+      if (panel && body.contains(panel)) panels.add(panel);
+    }
+  }
+  for (const panel of panels) {
+    if (closestNamed(panel, FRAME) || NOT_PANELS.has(panel.getAttribute('role')?.trim().toLowerCase() ?? '')) continue;
+    // A tab set inside something closed (a popover's "how to allow notifications" card) stays closed with it.
+    if (withinClosed(panel, body)) continue;
+    panel.removeAttribute('hidden');
+    panel.removeAttribute('inert');
+    if (panel.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true') panel.removeAttribute('aria-hidden');
+    const style = panel.getAttribute('style');
+    if (style) panel.setAttribute('style', style.replace(HIDING_STYLE, ''));
+  }
+}
+
+function withinClosed(panel: Element, body: Element): boolean {
+  for (let at = panel.parentElement; at && at !== body; at = at.parentElement) {
+    if (at.hasAttribute('popover') || at.hasAttribute('inert') || isHidden(at)) return true;
+  }
+  return false;
+}
+
+const FRAME = tagSet('nav', 'header', 'footer', 'dialog');
+
+/** Roles of what a button may open that is not a panel of the page's content. */
+const NOT_PANELS = new Set(['menu', 'menubar', 'navigation', 'dialog', 'alertdialog', 'listbox', 'tooltip', 'search', 'banner', 'contentinfo']);
+
+const HIDING_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*;?/gi;

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { openCollapsedPanels } from './collapsed-panels.ts';
+import { parseDocument } from './document.ts';
+import { extractArticle } from './index.ts';
+import { prose } from './test-pages.ts';
+
+const ANSWERS = [
+  'Orders placed before noon leave our warehouse the same day and arrive within two working days across the country.',
+  'You can return anything unused within sixty days, and we pay for the return label whatever the reason for it.',
+  'Every kettle carries a five-year warranty that covers the handle, the lid and the welded seams of the body.',
+];
+
+const faq = (panel: (answer: string, i: number) => string) => `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>Questions - Example</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/shop">Shop</a></nav></header>
+<main><h1>Questions we are asked</h1>${prose(2)}
+${ANSWERS.map((answer, i) => `<div class="accordion-item">
+  <h3><button aria-expanded="false" aria-controls="answer-${i}">Question ${i + 1}</button></h3>
+  ${panel(answer, i)}</div>`).join('\n')}
+</main><footer><p>© Example Ltd.</p></footer></body></html>`;
+
+describe('openCollapsedPanels', () => {
+  it("keeps an accordion's answers, however the page hides them until a click", () => {
+    const hidings = [
+      (answer: string, i: number) => `<section id="answer-${i}" aria-hidden="true" inert><p>${answer}</p></section>`,
+      (answer: string, i: number) => `<div id="answer-${i}" hidden><p>${answer}</p></div>`,
+      (answer: string, i: number) => `<div id="answer-${i}" role="region" style="display: none;"><p>${answer}</p></div>`,
+    ];
+    for (const hiding of hidings) {
+      const article = extractArticle(faq(hiding), { url: 'https://example.org/faq' });
+      for (const answer of ANSWERS) expect(article.text).toContain(answer);
+    }
+  });
+
+  it("opens a tab set's hidden tabs", () => {
+    const document = parseDocument(`<body><div role="tablist"><button role="tab" aria-controls="t1">One</button></div>
+      <div role="tabpanel" id="t1" hidden>First</div><div role="tabpanel" aria-hidden="true">Second</div></body>`, null);
+    openCollapsedPanels(document.body);
+    for (const panel of Array.from(document.querySelectorAll('[role=tabpanel]'))) {
+      expect(panel.hasAttribute('hidden') || panel.hasAttribute('aria-hidden')).toBe(false);
+    }
+  });
+
+  it('leaves menus, panels in the frame and what no disclosure names hidden', () => {
+    const document = parseDocument(`<body>
+      <nav><button aria-expanded="false" aria-controls="mega">Products</button><div id="mega" hidden>Columns</div></nav>
+      <button aria-expanded="false" aria-haspopup="true" aria-controls="menu">Account</button><ul id="menu" hidden><li>Sign out</li></ul>
+      <button aria-expanded="false" aria-controls="chooser">Language</button><ul id="chooser" role="listbox" hidden><li>English</li></ul>
+      <div id="lonely" aria-hidden="true">Decoration</div>
+      <div popover id="card"><button role="tab" aria-controls="how">Safari</button><div id="how" role="tabpanel" hidden>Allow</div></div>
+      </body>`, null);
+    openCollapsedPanels(document.body);
+    expect(document.getElementById('mega')!.hasAttribute('hidden')).toBe(true);
+    expect(document.getElementById('menu')!.hasAttribute('hidden')).toBe(true);
+    expect(document.getElementById('chooser')!.hasAttribute('hidden')).toBe(true);
+    expect(document.getElementById('lonely')!.getAttribute('aria-hidden')).toBe('true');
+    // A tab set inside a closed popover stays closed with it.
+    expect(document.getElementById('how')!.hasAttribute('hidden')).toBe(true);
+  });
+});
