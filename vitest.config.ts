@@ -55,6 +55,9 @@ export default defineConfig({
           hookTimeout: 180_000,
           pool: 'forks',
           maxWorkers: 2,
+          // A file's stack runs in child processes and each file stops what it started, so files can share a
+          // worker's loaded modules instead of importing the stack's packages again (~2–3 s of CPU a file).
+          isolate: false,
         },
       },
     ],

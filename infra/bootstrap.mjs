@@ -163,6 +163,10 @@ function cachedNode(why) {
  * staying until the command has stopped.
  */
 function runCommand(node, [cmd, ...args]) {
+  // Every Node process the command starts (the apps, their restarts, the test workers) keeps the code V8 compiled
+  // from each module in the cache and reads it back the next time (Node's module compile cache): an app's start is
+  // mostly loading modules, ~20 % less CPU with it.
+  process.env.NODE_COMPILE_CACHE ??= path.join(cache, 'node-compile-cache');
   const child = spawn(cmd === 'node' ? node : cmd, args, { stdio: 'inherit', env: process.env });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => {

@@ -10,6 +10,20 @@ import { RenderSlots } from './slots.ts';
 import { FinishedJobs } from './finished-jobs.ts';
 
 await runService('renderer', async ({ config, logger }) => {
+  const pdf = new PdfRenderer({
+    executablePath: config.chromiumPath,
+    allowPrivateHosts: config.allowPrivateHosts,
+    memoryBudgetMb: config.chromiumMemoryMb,
+  });
+  const pool = new ConversionPool({
+    size: Math.min(config.renderConcurrency, availableParallelism()),
+    allowPrivateHosts: config.allowPrivateHosts,
+    budgetMs: config.conversionBudgetMs,
+  });
+  // The browser and the conversion threads are most of a start (a restart after a crash included): they get going
+  // while Kafka and Postgres are set up, which wait on the network meanwhile.
+  const engines = Promise.all([pdf.start(), pool.ready()]);
+  engines.catch(() => {}); // awaited below; a failure before then must not be an unhandled rejection
   const log = connectEventLog(config, logger, 'folio-renderer');
   await prepareTopics(config, log);
   // Starts of jobs are counted in Postgres, and parked requests recorded there (the projector migrates it).
@@ -17,18 +31,7 @@ await runService('renderer', async ({ config, logger }) => {
   const database = connect(config.databaseUrl, { max: Math.max(2, config.renderConcurrency) });
   const publisher = new EventPublisher(log.kafka, log.codec, log.topics);
   await publisher.connect();
-  const pdf = new PdfRenderer({
-    executablePath: config.chromiumPath,
-    allowPrivateHosts: config.allowPrivateHosts,
-    memoryBudgetMb: config.chromiumMemoryMb,
-  });
-  await pdf.start();
-  const pool = new ConversionPool({
-    size: Math.min(config.renderConcurrency, availableParallelism()),
-    allowPrivateHosts: config.allowPrivateHosts,
-    budgetMs: config.conversionBudgetMs,
-  });
-  await pool.ready();
+  await engines;
   const render = {
     engine: { pool, pdf },
     publisher,
