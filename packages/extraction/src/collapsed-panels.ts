@@ -1,5 +1,4 @@
-import { closestNamed, elementsWithAttribute, tagSet } from './elements.ts';
-import { isHidden } from './main-region.ts';
+import { closestNamed, elementsWithAttribute, isHidden, tagSet } from './elements.ts';
 
 /**
  * Opens the page's collapsed panels: an accordion's answers, a tab set's other tabs. A reader opens them with a

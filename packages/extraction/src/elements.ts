@@ -59,3 +59,11 @@ export function descendants(root: ParentNode): Element[] {
   visit(root);
   return found;
 }
+
+/** Whether the markup marks an element hidden (Readability's test, without computed style). */
+export function isHidden(element: Element): boolean {
+  if (element.hasAttribute('hidden')) return true;
+  if (element.getAttribute('aria-hidden') === 'true') return true;
+  const style = element.getAttribute('style');
+  return style !== null && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
+}

@@ -1,5 +1,5 @@
 import { removeFurniture } from './boilerplate.ts';
-import { descendants, elementsNamed, tagSet } from './elements.ts';
+import { descendants, elementsNamed, isHidden, tagSet } from './elements.ts';
 import { lowerCaseWords, textLength } from './text-measure.ts';
 
 /**
@@ -56,14 +56,6 @@ export function regionContent(region: Element, whole = false): Element {
 }
 
 const HIDDEN_WRAPPER_SHARE = 0.5;
-
-/** Whether the markup marks an element hidden (Readability's test, without computed style). */
-export function isHidden(element: Element): boolean {
-  if (element.hasAttribute('hidden')) return true;
-  if (element.getAttribute('aria-hidden') === 'true') return true;
-  const style = element.getAttribute('style');
-  return style !== null && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
-}
 
 /** Words of a text, lower-cased, with their counts. */
 export function wordCounts(text: string): Map<string, number> {
