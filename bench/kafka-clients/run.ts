@@ -87,7 +87,9 @@ class MemberProcess {
   readonly #waiters: Array<(m: FromMember) => boolean> = [];
   error: string | null = null;
 
-  constructor(readonly role: string, config: MemberConfig) {
+  readonly role: string;
+  constructor(role: string, config: MemberConfig) {
+    this.role = role;
     this.child = fork(resolve(import.meta.dirname, 'member.ts'), [`${CPU_ROLE_ARG}${role}`, config.part, JSON.stringify(config)], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -213,11 +215,17 @@ class Pair {
   readonly inTopic: string;
   readonly outTopic: string;
 
+  readonly variant: Variant;
+  readonly name: string;
+  readonly admin: Admin;
   private constructor(
-    readonly variant: Variant,
-    readonly name: string,
-    readonly admin: Admin,
+    variant: Variant,
+    name: string,
+    admin: Admin,
   ) {
+    this.variant = variant;
+    this.name = name;
+    this.admin = admin;
     this.inTopic = `${name}-in`;
     this.outTopic = `${name}-out`;
   }

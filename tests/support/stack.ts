@@ -82,15 +82,28 @@ export interface SharedStackAddress {
  */
 export class Stack {
   readonly apps: AppProcess[] = [];
+  readonly namespace: string;
+  readonly env: Record<string, string>;
+  readonly url: string;
+  readonly database: Database;
+  /** False for a shared stack: its apps belong to the global setup, which stops them. */
+  private readonly owned: boolean;
+  private readonly metricsPorts: StackOptions['metricsPorts'];
   private constructor(
-    readonly namespace: string,
-    readonly env: Record<string, string>,
-    readonly url: string,
-    readonly database: Database,
-    /** False for a shared stack: its apps belong to the global setup, which stops them. */
-    private readonly owned = true,
-    private readonly metricsPorts: StackOptions['metricsPorts'] = {},
-  ) {}
+    namespace: string,
+    env: Record<string, string>,
+    url: string,
+    database: Database,
+    owned = true,
+    metricsPorts: StackOptions['metricsPorts'] = {},
+  ) {
+    this.namespace = namespace;
+    this.env = env;
+    this.url = url;
+    this.database = database;
+    this.owned = owned;
+    this.metricsPorts = metricsPorts;
+  }
 
   /** One of the stacks the global setup started for files that can share (SHARED_STACKS). */
   static shared(name: SharedStackName): Stack {

@@ -23,12 +23,18 @@ export class Supervisor {
   output = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
+  readonly child: ChildProcess;
+  /** `FOLIO_STATE_DIR`; the stack keeps its logs, pid files and key under `dev/` in it. */
+  readonly stateDir: string;
+  readonly url: string;
   private constructor(
-    readonly child: ChildProcess,
-    /** `FOLIO_STATE_DIR`; the stack keeps its logs, pid files and key under `dev/` in it. */
-    readonly stateDir: string,
-    readonly url: string,
+    child: ChildProcess,
+    stateDir: string,
+    url: string,
   ) {
+    this.child = child;
+    this.stateDir = stateDir;
+    this.url = url;
     child.stdout!.setEncoding('utf8').on('data', (text: string) => (this.output += text));
     child.stderr!.setEncoding('utf8').on('data', (text: string) => (this.output += text));
     this.exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));

@@ -115,8 +115,11 @@ function hexValue(byte: number): number {
 
 /** The state of a form being decoded: the current name=value sequence, decoded so far, and a pending `%` escape. */
 export class UrlEncodedDecoder {
+  private readonly source: 'body' | 'query';
   /** @param source what a refusal names: the body, or the query string. */
-  constructor(private readonly source: 'body' | 'query' = 'body') {}
+  constructor(source: 'body' | 'query' = 'body') {
+    this.source = source;
+  }
 
   private readonly params: Record<string, string | string[]> = Object.create(null);
   private count = 0;

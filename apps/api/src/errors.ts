@@ -25,12 +25,16 @@ export interface ErrorBody {
 export class ApiError extends Error {
   readonly retryable: boolean;
 
+  readonly code: ErrorCode;
+  readonly extra: { errors?: ParameterProblem[]; status?: number; upgradeUrl?: string; retryAfterSeconds?: number };
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
-    readonly extra: { errors?: ParameterProblem[]; status?: number; upgradeUrl?: string; retryAfterSeconds?: number } = {},
+    extra: { errors?: ParameterProblem[]; status?: number; upgradeUrl?: string; retryAfterSeconds?: number } = {},
   ) {
     super(message);
+    this.code = code;
+    this.extra = extra;
     this.name = 'ApiError';
     this.retryable = ERROR_CODES[code].retryable;
   }

@@ -37,7 +37,10 @@ export class DeliveryLoop {
   private woken = false;
   private done: Promise<void> | null = null;
 
-  constructor(private readonly options: DeliveryLoopOptions) {}
+  private readonly options: DeliveryLoopOptions;
+  constructor(options: DeliveryLoopOptions) {
+    this.options = options;
+  }
 
   start(): void {
     this.done = this.run();

@@ -13,10 +13,15 @@ const KEEP_MS = 60_000;
 export class SigningKeys {
   private readonly opened = new Map<string, { signer: Promise<Signer>; until: number }>();
 
+  private readonly db: Db;
+  private readonly seal: KeySeal;
   constructor(
-    private readonly db: Db,
-    private readonly seal: KeySeal,
-  ) {}
+    db: Db,
+    seal: KeySeal,
+  ) {
+    this.db = db;
+    this.seal = seal;
+  }
 
   get(keyId: string): Promise<Signer> {
     const now = Date.now();

@@ -8,7 +8,10 @@
 export class FinishedJobs {
   private readonly ids = new Set<string>();
 
-  constructor(private readonly capacity = 10_000) {}
+  private readonly capacity: number;
+  constructor(capacity = 10_000) {
+    this.capacity = capacity;
+  }
 
   add(jobId: string): void {
     this.ids.delete(jobId);

@@ -19,7 +19,9 @@ export class RenderSlots {
   /** Jobs waiting to run alone, first come first served; they hold no slot while they wait, so they cannot deadlock. */
   private readonly isolating: Array<() => void> = [];
 
-  constructor(readonly size: number) {
+  readonly size: number;
+  constructor(size: number) {
+    this.size = size;
     this.free = size;
   }
 

@@ -92,10 +92,15 @@ class WorkText {
   readonly childNodes: WorkNode[] = [];
   readonly firstChild = null;
   index = 0;
+  public data: string;
+  readonly parentNode: WorkElement;
   constructor(
-    public data: string,
-    readonly parentNode: WorkElement,
-  ) {}
+    data: string,
+    parentNode: WorkElement,
+  ) {
+    this.data = data;
+    this.parentNode = parentNode;
+  }
   get nodeValue(): string {
     return this.data;
   }
@@ -127,11 +132,18 @@ class WorkElement {
   private tableRows: WorkElement[] | undefined;
   /** The gfm plugin reads `style.textAlign` of cells without an `align`; plain markup has no styles. */
   readonly style = { textAlign: '' };
+  readonly nodeName: string;
+  private readonly source: LightElement;
+  readonly parentNode: WorkElement | null;
   constructor(
-    readonly nodeName: string,
-    private readonly source: LightElement,
-    readonly parentNode: WorkElement | null,
-  ) {}
+    nodeName: string,
+    source: LightElement,
+    parentNode: WorkElement | null,
+  ) {
+    this.nodeName = nodeName;
+    this.source = source;
+    this.parentNode = parentNode;
+  }
   getAttribute(name: string): string | null {
     return this.source.getAttribute(name);
   }
@@ -242,10 +254,15 @@ function copyCollapsed(body: LightElement, includeLinks: boolean, serialised: bo
 class Copier {
   prevText: WorkText | null = null;
   private keepLeadingWs = false;
+  private readonly includeLinks: boolean;
+  private readonly serialised: boolean;
   constructor(
-    private readonly includeLinks: boolean,
-    private readonly serialised: boolean,
-  ) {}
+    includeLinks: boolean,
+    serialised: boolean,
+  ) {
+    this.includeLinks = includeLinks;
+    this.serialised = serialised;
+  }
 
   element(light: LightElement, parent: WorkElement | null, inCell: boolean, inParagraph: boolean): WorkElement {
     const name = nameOf(light);
@@ -363,7 +380,9 @@ interface TurndownRules {
 class RuleBook {
   private readonly rules: TurndownRules;
   private readonly byName = new Map<string, TurndownService.Rule[]>();
-  constructor(readonly service: TurndownService) {
+  readonly service: TurndownService;
+  constructor(service: TurndownService) {
+    this.service = service;
     this.rules = service.rules as unknown as TurndownRules;
   }
 

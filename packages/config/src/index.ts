@@ -97,8 +97,10 @@ export interface Faults {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+  constructor(problems: string[]) {
     super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.problems = problems;
     this.name = 'ConfigError';
   }
 }
@@ -205,10 +207,15 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 class Reader {
+  private readonly env: Env;
+  private readonly problems: string[];
   constructor(
-    private readonly env: Env,
-    private readonly problems: string[],
-  ) {}
+    env: Env,
+    problems: string[],
+  ) {
+    this.env = env;
+    this.problems = problems;
+  }
 
   optional(name: string): string | undefined {
     const value = this.env[name]?.trim();

@@ -9,12 +9,16 @@ export type ConversionErrorCode =
   | 'invalid_parameters';
 
 export class ConversionError extends Error {
+  readonly code: ConversionErrorCode;
+  readonly retryable: boolean;
   constructor(
-    readonly code: ConversionErrorCode,
+    code: ConversionErrorCode,
     message: string,
-    readonly retryable = false,
+    retryable = false,
   ) {
     super(message);
+    this.code = code;
+    this.retryable = retryable;
     this.name = 'ConversionError';
   }
 }

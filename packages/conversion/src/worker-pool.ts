@@ -76,7 +76,9 @@ export class ConversionPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly options: PoolOptions) {
+  private readonly options: PoolOptions;
+  constructor(options: PoolOptions) {
+    this.options = options;
     const size = options.size ?? Math.max(1, availableParallelism());
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }

@@ -35,7 +35,10 @@ class Text implements LightText {
   readonly nodeType = 3 as const;
   readonly firstChild = null;
   nextSibling: LightNode | null = null;
-  constructor(readonly data: string) {}
+  readonly data: string;
+  constructor(data: string) {
+    this.data = data;
+  }
   get textContent(): string {
     return this.data;
   }
@@ -46,10 +49,15 @@ class Element implements LightElement {
   firstChild: LightNode | null = null;
   nextSibling: LightNode | null = null;
   readonly children: LightElement[] = [];
+  readonly localName: string;
+  private readonly attributes: ReadonlyArray<{ name: string; value: string }>;
   constructor(
-    readonly localName: string,
-    private readonly attributes: ReadonlyArray<{ name: string; value: string }>,
-  ) {}
+    localName: string,
+    attributes: ReadonlyArray<{ name: string; value: string }>,
+  ) {
+    this.localName = localName;
+    this.attributes = attributes;
+  }
   getAttribute(name: string): string | null {
     for (const a of this.attributes) if (a.name === name) return a.value;
     return null;

@@ -284,11 +284,18 @@ class Committer {
   private timer: NodeJS.Timeout | null = null;
   private last = 0;
 
+  private readonly consumer: Consumer<Buffer, Buffer, Buffer, Buffer>;
+  private readonly logger: Logger;
+  private readonly groupId: string;
   constructor(
-    private readonly consumer: Consumer<Buffer, Buffer, Buffer, Buffer>,
-    private readonly logger: Logger,
-    private readonly groupId: string,
-  ) {}
+    consumer: Consumer<Buffer, Buffer, Buffer, Buffer>,
+    logger: Logger,
+    groupId: string,
+  ) {
+    this.consumer = consumer;
+    this.logger = logger;
+    this.groupId = groupId;
+  }
 
   mark(ends: PartitionEnd[]): void {
     for (const end of ends) {

@@ -12,7 +12,10 @@ const retryDelay = (_client: object, _operation: string, attempt: number) => Mat
  * admin briefly.
  */
 export class KafkaClients {
-  constructor(readonly options: { clientId: string; brokers: string[]; logger: Logger }) {}
+  readonly options: { clientId: string; brokers: string[]; logger: Logger };
+  constructor(options: { clientId: string; brokers: string[]; logger: Logger }) {
+    this.options = options;
+  }
 
   private base(retries: number | boolean) {
     return {

@@ -75,12 +75,20 @@ export class EventPublisher {
   private readonly queue: Pending[] = [];
   private writing = false;
 
+  private readonly kafka: KafkaClients;
+  private readonly codec: EventCodec;
+  private readonly topics: Topics;
+  private readonly sendDeadlineMs: number;
   constructor(
-    private readonly kafka: KafkaClients,
-    private readonly codec: EventCodec,
-    private readonly topics: Topics,
-    private readonly sendDeadlineMs = SEND_DEADLINE_MS,
+    kafka: KafkaClients,
+    codec: EventCodec,
+    topics: Topics,
+    sendDeadlineMs = SEND_DEADLINE_MS,
   ) {
+    this.kafka = kafka;
+    this.codec = codec;
+    this.topics = topics;
+    this.sendDeadlineMs = sendDeadlineMs;
     this.producer = kafka.producer();
   }
 

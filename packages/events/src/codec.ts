@@ -14,10 +14,14 @@ export class EventCodec {
   private readonly registry: SchemaRegistry;
   private readonly ids = new Map<string, Promise<number>>();
 
+  private readonly registryUrl: string;
+  private readonly topics: Topics;
   constructor(
-    private readonly registryUrl: string,
-    private readonly topics: Topics,
+    registryUrl: string,
+    topics: Topics,
   ) {
+    this.registryUrl = registryUrl;
+    this.topics = topics;
     this.registry = new SchemaRegistry({ host: registryUrl, clientId: 'folio' });
   }
 

@@ -176,10 +176,15 @@ class TextWriter {
 }
 
 class Walker {
+  private readonly writer: TextWriter;
+  private readonly includeLinks: boolean;
   constructor(
-    private readonly writer: TextWriter,
-    private readonly includeLinks: boolean,
-  ) {}
+    writer: TextWriter,
+    includeLinks: boolean,
+  ) {
+    this.writer = writer;
+    this.includeLinks = includeLinks;
+  }
 
   children(node: ReadableNode): void {
     for (let child = node.firstChild; child; child = child.nextSibling) this.node(child);

@@ -10,12 +10,8 @@
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const WORD_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
 
-const enum Kind {
-  Other,
-  Word,
-  Joiner,
-  Cjk,
-}
+const Kind = { Other: 0, Word: 1, Joiner: 2, Cjk: 3 } as const;
+type Kind = (typeof Kind)[keyof typeof Kind];
 
 const ASCII: Kind[] = Array.from({ length: 128 }, (_, code) => {
   const char = String.fromCharCode(code);

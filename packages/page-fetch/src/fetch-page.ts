@@ -16,12 +16,16 @@ export type PageFetchErrorCode = 'fetch_failed' | 'html_too_large' | 'parse_fail
 
 /** Why a page could not be had, with the interface's error code and whether trying again could help. */
 export class PageFetchError extends Error {
+  readonly code: PageFetchErrorCode;
+  readonly retryable: boolean;
   constructor(
-    readonly code: PageFetchErrorCode,
+    code: PageFetchErrorCode,
     message: string,
-    readonly retryable: boolean,
+    retryable: boolean,
   ) {
     super(message);
+    this.code = code;
+    this.retryable = retryable;
     this.name = 'PageFetchError';
   }
 }
@@ -56,7 +60,9 @@ export class PageFetcher {
   private readonly maxRedirects: number;
   private readonly userAgent: string;
 
-  constructor(private readonly options: PageFetcherOptions) {
+  private readonly options: PageFetcherOptions;
+  constructor(options: PageFetcherOptions) {
+    this.options = options;
     this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.maxRedirects = options.maxRedirects ?? 5;

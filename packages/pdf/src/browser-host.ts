@@ -9,10 +9,15 @@ export class BrowserHost {
   private launching?: Promise<Browser>;
   private closed = false;
 
+  private readonly launch: () => Promise<Browser>;
+  private readonly onLost: () => void;
   constructor(
-    private readonly launch: () => Promise<Browser>,
-    private readonly onLost: () => void = () => {},
-  ) {}
+    launch: () => Promise<Browser>,
+    onLost: () => void = () => {},
+  ) {
+    this.launch = launch;
+    this.onLost = onLost;
+  }
 
   /** The running browser, started (or restarted) if needed. */
   async browser(): Promise<Browser> {

@@ -68,7 +68,9 @@ export class EgressProxy {
   /** Keeps upstream connections alive across sub-resources; keyed by the checked address, never by a name. */
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 32, scheduling: 'lifo' });
 
-  constructor(private readonly options: EgressProxyOptions) {
+  private readonly options: EgressProxyOptions;
+  constructor(options: EgressProxyOptions) {
+    this.options = options;
     this.resolve = options.resolve ?? systemResolve;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;

@@ -2,8 +2,10 @@
 export class RenderTimeoutError extends Error {
   readonly code = 'render_timeout' as const;
   readonly retryable = true;
-  constructor(readonly timeoutMs: number) {
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number) {
     super(`rendering the PDF took longer than ${timeoutMs} ms`);
+    this.timeoutMs = timeoutMs;
     this.name = 'RenderTimeoutError';
   }
 }

@@ -54,8 +54,10 @@ interface Job {
  * render is tried once more on a fresh tab; a document that crashes Chromium again fails with RenderCrashedError.
  */
 class ChromiumLostError extends Error {
-  constructor(readonly what: 'tab' | 'browser', cause: unknown) {
+  readonly what: 'tab' | 'browser';
+  constructor(what: 'tab' | 'browser', cause: unknown) {
     super(`Chromium's ${what} went away`, { cause });
+    this.what = what;
   }
 }
 

@@ -60,10 +60,14 @@ export class WarmPool<T> {
   private readonly leases = new Map<Lease<T>, Slot<T>>();
   private closed = false;
 
+  private readonly factory: WarmFactory<T>;
+  private readonly options: WarmPoolOptions;
   constructor(
-    private readonly factory: WarmFactory<T>,
-    private readonly options: WarmPoolOptions,
+    factory: WarmFactory<T>,
+    options: WarmPoolOptions,
   ) {
+    this.factory = factory;
+    this.options = options;
     if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError(`pool size must be a positive integer, got ${options.size}`);
     if (!(options.recycleAfter >= 1)) throw new RangeError(`recycleAfter must be at least 1, got ${options.recycleAfter}`);
     this.slots = Array.from({ length: options.size }, () => ({ uses: 0, busy: false }));

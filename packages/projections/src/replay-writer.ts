@@ -60,10 +60,12 @@ export class ReplayWriter {
   /** The first failed append: the tables no longer match what the writer folded, so every later write fails too. */
   private broken: unknown = null;
 
+  private readonly sql: Sql;
   constructor(
-    private readonly sql: Sql,
+    sql: Sql,
     { fromEmpty, live }: { fromEmpty: boolean; live: string },
   ) {
+    this.sql = sql;
     this.live = live;
     this.allJobs = fromEmpty;
     this.eventIds = fromEmpty ? new Set() : null;

@@ -14,7 +14,10 @@ export interface Page<T> {
  * GET, retried like any read.
  */
 export class Paged<T, P extends Page<T> = Page<T>> implements AsyncIterable<T> {
-  constructor(private readonly read: (cursor: string | undefined) => Promise<P>) {}
+  private readonly read: (cursor: string | undefined) => Promise<P>;
+  constructor(read: (cursor: string | undefined) => Promise<P>) {
+    this.read = read;
+  }
 
   /** One page: the first when no cursor is given, else the page after the one whose `next_cursor` this is. */
   page(cursor?: string): Promise<P> {
@@ -42,7 +45,10 @@ export interface ReadOptions {
 
 /** The endpoints beyond the interface on a key's jobs; `Jobs` exposes them as its own methods. */
 export class JobHistory {
-  constructor(private readonly transport: Transport) {}
+  private readonly transport: Transport;
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
 
   events(id: string, params: { limit?: number } = {}, options: ReadOptions = {}): Paged<JobHistoryEntry> {
     return new Paged(async (cursor) => {
@@ -77,7 +83,10 @@ export class JobHistory {
 
 /** GET /v2/usage: the documents that counted, by month. */
 export class UsageLedger {
-  constructor(private readonly transport: Transport) {}
+  private readonly transport: Transport;
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
 
   /** The documents counted in `period` (YYYY-MM, UTC; the current month when left out), oldest first. */
   list(params: UsageListParams = {}, options: ReadOptions = {}): Paged<UsageLedgerEntry, UsageLedgerPage> {

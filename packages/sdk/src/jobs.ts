@@ -26,7 +26,9 @@ export function isFinished(job: Job): job is FinishedJob {
 export class Jobs {
   private readonly history: JobHistory;
 
-  constructor(private readonly transport: Transport) {
+  private readonly transport: Transport;
+  constructor(transport: Transport) {
+    this.transport = transport;
     this.history = new JobHistory(transport);
   }
 

@@ -39,7 +39,9 @@ export class Transport {
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
 
-  constructor(options: FolioOptions, private readonly random: () => number = Math.random) {
+  private readonly random: () => number;
+  constructor(options: FolioOptions, random: () => number = Math.random) {
+    this.random = random;
     if (!options.apiKey) throw new TypeError('Folio: apiKey is required');
     if (!options.baseUrl) throw new TypeError('Folio: baseUrl is required');
     // Read at call time, so a fetch patched after construction (or a test's) is the one used.

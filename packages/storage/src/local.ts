@@ -11,12 +11,21 @@ import { assertSafeKey, BlobNotFoundError, type BlobStore, type FileLink, type S
 export class LocalDiskStore implements BlobStore {
   readonly kind = 'local' as const;
 
+  private readonly dir: string;
+  private readonly secret: Buffer;
+  private readonly publicUrl: string;
+  private readonly ttlSeconds: number;
   constructor(
-    private readonly dir: string,
-    private readonly secret: Buffer,
-    private readonly publicUrl: string,
-    private readonly ttlSeconds: number,
-  ) {}
+    dir: string,
+    secret: Buffer,
+    publicUrl: string,
+    ttlSeconds: number,
+  ) {
+    this.dir = dir;
+    this.secret = secret;
+    this.publicUrl = publicUrl;
+    this.ttlSeconds = ttlSeconds;
+  }
 
   async put(key: string, body: Buffer | string, contentType: string): Promise<StoredObject> {
     assertSafeKey(key);

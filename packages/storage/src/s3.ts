@@ -23,7 +23,9 @@ export class S3Store implements BlobStore {
   readonly kind = 's3' as const;
   private readonly client: S3Client;
 
-  constructor(private readonly options: S3Options) {
+  private readonly options: S3Options;
+  constructor(options: S3Options) {
+    this.options = options;
     this.client = new S3Client({
       endpoint: options.endpoint,
       region: options.region,

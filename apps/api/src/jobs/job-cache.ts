@@ -50,10 +50,14 @@ export class JobCache {
   private readonly changed = new Map<string, { seq: number; at: number }>();
   private pruned = 0;
 
+  private readonly feed: ChangeFeed;
+  private readonly now: () => number;
   constructor(
-    private readonly feed: ChangeFeed,
-    private readonly now: () => number = Date.now,
+    feed: ChangeFeed,
+    now: () => number = Date.now,
   ) {
+    this.feed = feed;
+    this.now = now;
     feed.onChange((jobId) => {
       this.seq++;
       if (jobId === null) {

@@ -17,15 +17,24 @@ export class SyncLane {
   private timer: NodeJS.Timeout | null = null;
   private reading: Promise<void> | null = null;
 
+  private readonly options: {
+      read: () => Promise<Omit<LaneReading, 'at'>>;
+      /** Render slots of each renderer process (FOLIO_RENDER_CONCURRENCY). */
+      slotsEach: number;
+      ceilingMs: number;
+      logger: Logger;
+    };
   constructor(
-    private readonly options: {
+    options: {
       read: () => Promise<Omit<LaneReading, 'at'>>;
       /** Render slots of each renderer process (FOLIO_RENDER_CONCURRENCY). */
       slotsEach: number;
       ceilingMs: number;
       logger: Logger;
     },
-  ) {}
+  ) {
+    this.options = options;
+  }
 
   /** Whether a synchronous call arriving now is taken; it also keeps the lane being read. */
   admit(): Admission {

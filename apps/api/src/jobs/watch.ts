@@ -17,10 +17,15 @@ export class JobWatch {
   /** Whether notifications have been arriving: set once the LISTEN is established. */
   listening = false;
 
+  private readonly sql: Sql;
+  private readonly logger: Logger;
   constructor(
-    private readonly sql: Sql,
-    private readonly logger: Logger,
-  ) {}
+    sql: Sql,
+    logger: Logger,
+  ) {
+    this.sql = sql;
+    this.logger = logger;
+  }
 
   async start(): Promise<void> {
     const { unlisten } = await this.sql.listen(

@@ -27,11 +27,18 @@ export class KeyCache {
   private listening = false;
   private unlisten: (() => Promise<void>) | null = null;
 
+  private readonly db: Db;
+  private readonly sql: Sql;
+  private readonly logger: Logger;
   constructor(
-    private readonly db: Db,
-    private readonly sql: Sql,
-    private readonly logger: Logger,
-  ) {}
+    db: Db,
+    sql: Sql,
+    logger: Logger,
+  ) {
+    this.db = db;
+    this.sql = sql;
+    this.logger = logger;
+  }
 
   async start(): Promise<void> {
     const { unlisten } = await this.sql.listen(

@@ -34,10 +34,15 @@ export class RateLimiter {
   private timer: NodeJS.Timeout | null = null;
   private lastSweep = 0;
 
+  private readonly sql: Sql;
+  private readonly logger: Logger;
   constructor(
-    private readonly sql: Sql,
-    private readonly logger: Logger,
-  ) {}
+    sql: Sql,
+    logger: Logger,
+  ) {
+    this.sql = sql;
+    this.logger = logger;
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.flushAll(), FLUSH_MS);
