@@ -9,7 +9,7 @@ import { afterCrash, noCrashes, restartPolicy, type CrashRecord } from './restar
 
 export interface AppSpec {
   name: string;
-  /** The app's entry module, run with tsx. */
+  /** The app's entry module, which Node runs as it is (stripping its types). */
   entry: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -54,7 +54,7 @@ export function superviseApp(app: AppSpec, supervision: Supervision): Supervised
 
   const start = () => {
     const startedAt = Date.now();
-    const [command, args] = inHost({ command: process.execPath, args: ['--import', 'tsx', app.entry], netns: app.netns });
+    const [command, args] = inHost({ command: process.execPath, args: [app.entry], netns: app.netns });
     const running = spawn(command, args, {
       cwd: app.cwd,
       env: app.env,

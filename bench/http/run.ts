@@ -68,7 +68,7 @@ async function load(label: string, url: string, targets: Target[], connections: 
 }
 
 async function startBare(body: string): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'bench/http/bare.ts')], {
+  const child = spawn(process.execPath, [resolve(ROOT, 'bench/http/bare.ts')], {
     cwd: ROOT,
     env: { ...process.env, BARE_BODY: body },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,5 +1,5 @@
 // One member process of bench/kafka-clients: a client's worker or reader, started by run.ts as
-//   node --import tsx bench/kafka-clients/member.ts --cpu-role=<client> <part> '<MemberConfig as JSON>'
+//   node bench/kafka-clients/member.ts --cpu-role=<client> <part> '<MemberConfig as JSON>'
 // so that bench/process-cpu.ts counts its CPU under its own role. It says `ready` over IPC once its group has given it
 // partitions, answers `report` with its tally, and on `stop` leaves the group and exits.
 import type { ClientModule, FromMember, MemberConfig, ToMember } from './protocol.ts';

@@ -91,7 +91,6 @@ class MemberProcess {
   constructor(role: string, config: MemberConfig) {
     this.role = role;
     this.child = fork(resolve(import.meta.dirname, 'member.ts'), [`${CPU_ROLE_ARG}${role}`, config.part, JSON.stringify(config)], {
-      execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child.on('message', (message: FromMember) => {

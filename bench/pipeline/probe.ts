@@ -1,4 +1,4 @@
-// Where the time of a sync call goes: from the events' own timestamps. Run: node --import tsx bench/pipeline/probe.ts
+// Where the time of a sync call goes: from the events' own timestamps. Run: node bench/pipeline/probe.ts
 // (BENCH_OUTPUT=pdf for a pdf, BENCH_WARMUP for fewer warm-up calls).
 import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';

@@ -1,6 +1,6 @@
 // Profiles every app process over an async drain (node --cpu-prof, one .cpuprofile a thread, written when the apps
 // stop) for a look at where a job's CPU goes by function; bench/pipeline/profile-report.ts summarises them.
-// Run: node --import tsx bench/pipeline/profile-drain.ts [jobs]   (PROFILE_DIR, default .folio/profiles)
+// Run: node bench/pipeline/profile-drain.ts [jobs]   (PROFILE_DIR, default .folio/profiles)
 import { BENCH_PORTS } from '../ports.ts';
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';

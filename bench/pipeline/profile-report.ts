@@ -1,5 +1,5 @@
 // Summarises .cpuprofile files: self time by package and by function.
-//   node --import tsx bench/pipeline/profile-report.ts <dir> [functions shown] [last ms of each profile counted]
+//   node bench/pipeline/profile-report.ts <dir> [functions shown] [last ms of each profile counted]
 // The last argument leaves out a process's start (module loading): count only the drain, the end of its life.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

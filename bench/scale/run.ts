@@ -44,7 +44,7 @@ async function measured<T>(work: () => Promise<T>): Promise<{ value: T; machine:
 
 async function drive(c: Cluster, config: DriveConfig): Promise<DriveResult> {
   const client = only(c.hosts, 'client');
-  const { stdout } = await run('ip', ['netns', 'exec', client.netns, process.execPath, '--import', 'tsx',
+  const { stdout } = await run('ip', ['netns', 'exec', client.netns, process.execPath,
     path.join(import.meta.dirname, 'drive.ts'), JSON.stringify(config)], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as DriveResult;
 }

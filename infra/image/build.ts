@@ -129,7 +129,7 @@ async function build(base: string): Promise<void> {
 }
 
 async function smoke(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'infra/image/smoke.ts')], { cwd: root, stdio: 'inherit' });
+  const child = spawn(process.execPath, [path.join(root, 'infra/image/smoke.ts')], { cwd: root, stdio: 'inherit' });
   await new Promise<void>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the smoke test failed (exit ${code})`))));

@@ -176,7 +176,7 @@ export class Stack {
     const logFile = resolve(logDir, `${name}-${this.apps.length}.log`);
     const log = createWriteStream(logFile);
     const metricsPort = name === 'api' ? {} : { FOLIO_METRICS_PORT: String(this.metricsPorts?.[name] ?? 'off') };
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, `apps/${name}/src/main.ts`)], {
+    const child = spawn(process.execPath, [resolve(ROOT, `apps/${name}/src/main.ts`)], {
       cwd: ROOT,
       env: { ...inherited(), ...metricsPort, ...this.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

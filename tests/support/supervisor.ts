@@ -46,7 +46,7 @@ export class Supervisor {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const stateDir = resolve(ROOT, '.folio/test/stacks', namespace);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'infra/stack.ts'], {
+    const child = spawn(process.execPath, ['infra/stack.ts'], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -46,7 +46,7 @@ async function runOnHost(name: string, netns: string, script: string, config: ob
   const configFile = path.join(dir, 'config.json');
   await fsp.writeFile(configFile, JSON.stringify(config), { mode: 0o600 });
   const svc = await spawnService({
-    name, command: process.execPath, args: ['--import', 'tsx', path.join(import.meta.dirname, script), configFile],
+    name, command: process.execPath, args: [path.join(import.meta.dirname, script), configFile],
     dataDir: dir, cwd: root, netns, cmdlineMarker: configFile, stopTimeoutMs: 60_000,
   });
   helpers.push(svc);

@@ -171,12 +171,14 @@ export class ConversionPool {
   }
 
   private spawn(): Slot {
-    // Workers load TypeScript through tsx, as the main thread does (hooks are not inherited by workers on Node 20).
-    const entry = new URL('./worker.ts', import.meta.url).href;
-    const worker = new Worker(
-      `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`,
-      { eval: true, workerData: { allowPrivateHosts: this.options.allowPrivateHosts }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } },
-    );
+    // The thread loads the conversion packages again: the module-scopes hook first, as an app's entry does.
+    const hook = JSON.stringify(import.meta.resolve('@folio/module-scopes'));
+    const entry = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
+    const worker = new Worker(`import(${hook}).then(() => import(${entry}))`, {
+      eval: true,
+      workerData: { allowPrivateHosts: this.options.allowPrivateHosts },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     worker.unref();
     let loaded!: () => void;
     const slot: Slot = { worker, busy: null, ready: new Promise<void>((resolve) => (loaded = resolve)) };

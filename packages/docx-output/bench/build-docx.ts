@@ -2,7 +2,7 @@
  * Times buildDocx on a ~1,500-word article with 3 embedded images (images served from memory, so the figure is
  * the package's own work: parsing, image checks, structure, zipping). Prints figures; asserts nothing.
  *
- *   npx tsx packages/docx-output/bench/build-docx.ts [runs]
+ *   node packages/docx-output/bench/build-docx.ts [runs]
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { buildDocx, type DocxInput } from '../src/index.ts';
