@@ -54,7 +54,7 @@ function ownRole(pid: number, info: ProcessInfo): string | null {
   // one role per client and part, so that each client's cost is its own).
   const named = info.args.find((a) => a.startsWith(CPU_ROLE_ARG))?.slice(CPU_ROLE_ARG.length);
   if (named) return named;
-  const app = info.args.map((a) => /apps\/([a-z-]+)\/src\/main\.ts$/.exec(a)?.[1]).find(Boolean);
+  const app = info.args.map((a) => /apps\/([a-z-]+)\/src\/(?:main|service)\.ts$/.exec(a)?.[1]).find(Boolean);
   if (app) return app;
   const command = info.args.join(' ');
   if (/java/.test(info.args[0] ?? '')) return /schema/i.test(command) ? 'schema registry' : /kafka/i.test(command) ? 'Kafka' : /s3proxy/i.test(command) ? 'S3Proxy' : 'java';

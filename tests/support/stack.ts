@@ -53,6 +53,11 @@ export interface StackOptions {
    * suite's stacks run side by side, and each app's default port can be had once); the API's are on its own port.
    */
   metricsPorts?: Partial<Record<Exclude<AppName, 'api'>, number>>;
+  /**
+   * The module each app starts from: `main` as in production, or `service`, the app without its entry's
+   * module-scopes hook (bench/start's baseline).
+   */
+  entry?: 'main' | 'service';
 }
 
 /**
@@ -89,6 +94,7 @@ export class Stack {
   /** False for a shared stack: its apps belong to the global setup, which stops them. */
   private readonly owned: boolean;
   private readonly metricsPorts: StackOptions['metricsPorts'];
+  private readonly entry: NonNullable<StackOptions['entry']>;
   private constructor(
     namespace: string,
     env: Record<string, string>,
@@ -96,6 +102,7 @@ export class Stack {
     database: Database,
     owned = true,
     metricsPorts: StackOptions['metricsPorts'] = {},
+    entry: StackOptions['entry'] = 'main',
   ) {
     this.namespace = namespace;
     this.env = env;
@@ -103,6 +110,7 @@ export class Stack {
     this.database = database;
     this.owned = owned;
     this.metricsPorts = metricsPorts;
+    this.entry = entry;
   }
 
   /** One of the stacks the global setup started for files that can share (SHARED_STACKS). */
@@ -140,7 +148,7 @@ export class Stack {
       ...options.env,
     };
     await migrateDatabase(databaseUrl);
-    const stack = new Stack(namespace, env, url, connect(databaseUrl, { max: 4 }), true, options.metricsPorts);
+    const stack = new Stack(namespace, env, url, connect(databaseUrl, { max: 4 }), true, options.metricsPorts, options.entry);
     // A stack that never gets ready is stopped before the error goes up: its apps would otherwise outlive the test
     // (the exit hook above runs only when this process ends normally) and slow every stack started after it.
     try {
@@ -176,7 +184,7 @@ export class Stack {
     const logFile = resolve(logDir, `${name}-${this.apps.length}.log`);
     const log = createWriteStream(logFile);
     const metricsPort = name === 'api' ? {} : { FOLIO_METRICS_PORT: String(this.metricsPorts?.[name] ?? 'off') };
-    const child = spawn(process.execPath, [resolve(ROOT, `apps/${name}/src/main.ts`)], {
+    const child = spawn(process.execPath, [resolve(ROOT, `apps/${name}/src/${this.entry}.ts`)], {
       cwd: ROOT,
       env: { ...inherited(), ...metricsPort, ...this.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,8 +6,8 @@ import { knownModule } from './scopes.ts';
  *
  * To tell whether a `.js` file is ESM, Node's resolver reads the nearest package.json's "type" for every file it
  * resolves, and builds that package.json's object again each time (Node 24). drizzle-orm's package.json is 179 KB
- * of `exports`, and an app loads a hundred of its files and three hundred of @platformatic/kafka's: that was half an
- * app's start (an app took 1.8 s of CPU to load, 1.0 s with this hook; each test stack starts four of them).
+ * of `exports`, and an app loads a hundred of its files and three hundred of @platformatic/kafka's: a large part of
+ * an app's start, which every test stack, restart and rollout pays (`npm run bench:start` measures it).
  *
  * The hook answers only what Node would answer the same: a relative `./x.js` import, from a dependency's ESM file,
  * of a file whose folder's nearest package.json says `"type": "module"` — the format Node would detect. Each folder's
