@@ -21,6 +21,11 @@ export interface PoolOptions {
  */
 export const CONVERSION_BUDGET_MS = 60_000;
 
+/** A worker thread loads the conversion packages again: the module-scopes hook first, as an app's entry does. */
+const HOOK_URL = JSON.stringify(import.meta.resolve('@folio/module-scopes'));
+const WORKER_URL = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
+const WORKER_SCRIPT = `import(${HOOK_URL}).then(() => import(${WORKER_URL}))`;
+
 /** A worker that overran its budget, as its chunk's callers see it before the chunk is settled. */
 class BudgetOverrun extends Error {}
 
@@ -171,10 +176,7 @@ export class ConversionPool {
   }
 
   private spawn(): Slot {
-    // The thread loads the conversion packages again: the module-scopes hook first, as an app's entry does.
-    const hook = JSON.stringify(import.meta.resolve('@folio/module-scopes'));
-    const entry = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
-    const worker = new Worker(`import(${hook}).then(() => import(${entry}))`, {
+    const worker = new Worker(WORKER_SCRIPT, {
       eval: true,
       workerData: { allowPrivateHosts: this.options.allowPrivateHosts },
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },

@@ -1,4 +1,4 @@
-import { closestNamed, elementsWithAttribute, isHidden, tagSet } from './elements.ts';
+import { closestNamed, elementsWithAttribute, isHidden, tagSet, withoutHidingStyle } from './elements.ts';
 
 /**
  * Opens the page's collapsed panels: an accordion's answers, a tab set's other tabs. A reader opens them with a
@@ -37,7 +37,7 @@ export function openCollapsedPanels(body: Element): void {
     panel.removeAttribute('inert');
     if (panel.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true') panel.removeAttribute('aria-hidden');
     const style = panel.getAttribute('style');
-    if (style) panel.setAttribute('style', style.replace(HIDING_STYLE, ''));
+    if (style) panel.setAttribute('style', withoutHidingStyle(style));
   }
 }
 
@@ -52,5 +52,3 @@ const FRAME = tagSet('nav', 'header', 'footer', 'dialog');
 
 /** Roles of what a button may open that is not a panel of the page's content. */
 const NOT_PANELS = new Set(['menu', 'menubar', 'navigation', 'dialog', 'alertdialog', 'listbox', 'tooltip', 'search', 'banner', 'contentinfo']);
-
-const HIDING_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*;?/gi;

@@ -60,10 +60,18 @@ export function descendants(root: ParentNode): Element[] {
   return found;
 }
 
+/** An inline style's declaration that hides its element. */
+const HIDING_DECLARATION = /(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important)?\s*;?/i;
+
 /** Whether the markup marks an element hidden (Readability's test, without computed style). */
 export function isHidden(element: Element): boolean {
   if (element.hasAttribute('hidden')) return true;
   if (element.getAttribute('aria-hidden') === 'true') return true;
   const style = element.getAttribute('style');
-  return style !== null && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style);
+  return style !== null && HIDING_DECLARATION.test(style);
+}
+
+/** An inline style without the declarations that hide its element (`isHidden`'s). */
+export function withoutHidingStyle(style: string): string {
+  return style.replace(new RegExp(HIDING_DECLARATION.source, 'gi'), '');
 }
