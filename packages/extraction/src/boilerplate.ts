@@ -65,9 +65,19 @@ export function classWords(element: Element): string[] {
   if (raw.trim() === '') return [];
   // Utility classes with a variant prefix (`print:break-inside-avoid`, `md:hidden`, `[&_a]:underline`) style the
   // element under a condition; they name nothing it is, and `print:` on a code block is not a print-only copy.
-  const named = raw.includes(':') ? raw.split(/\s+/).filter((token) => !token.includes(':')).join(' ') : raw;
-  return named.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  // A class that says what the element lacks or hides (`hide-read-more-ad`, `no-sidebar`, `without-comments`) names a
+  // state of the element, not what it is: a card whose ad is hidden is not an ad. (Not `has-` or `with-`: what an
+  // element holds may be what it is, as a shop's `filter-box has-menu`.)
+  return raw
+    .split(/\s+/)
+    .filter((token) => !token.includes(':'))
+    .map((token) => token.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean))
+    .filter((words) => words.length < 2 || !STATE_PREFIXES.has(words[0]!))
+    .flat();
 }
+
+/** First words of a class naming what the element lacks or hides rather than what it is. */
+const STATE_PREFIXES = new Set(['no', 'not', 'non', 'hide', 'without']);
 
 export function removeFurniture(root: Element): void {
   const readingText = new ReadingText(root);

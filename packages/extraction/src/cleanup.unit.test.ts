@@ -2,6 +2,7 @@ import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { extractArticle, htmlToText } from './index.ts';
 import { page, prose } from './test-pages.ts';
+import { classWords } from './boilerplate.ts';
 
 const URL = 'https://news.example.com/2024/05/sea-wall.html';
 
@@ -140,6 +141,17 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     const { text } = extract(`${prose(3)}<p>Posted: Fri 6:45 PM, Feb 16, 2018 |</p>${prose(3, 3)}
       <p>Filed under: Harbour | Council</p><p>Copyright © 2024 The Harbour Gazette</p>`);
     expect(text).not.toMatch(/Posted:|Filed under|Copyright/);
+  });
+
+  it('reads a class that says what an element lacks or hides as its state: a card whose ad is hidden stays', () => {
+    const cards = (cls: string) => [0, 1, 2, 3, 4, 5].map((i) => `<div class="summary-card ${cls}"><h3>Quay notice ${i + 1}</h3>${prose(1, i).replace('<p>', `<p>Notice ${i + 1} of the quay. `)}</div>`).join('\n');
+    const kept = extract(`${prose(2)}${cards('hide-read-more-ad')}${prose(2, 2)}`).text;
+    const dropped = extract(`${prose(2)}${cards('read-more-ad')}${prose(2, 2)}`).text;
+    expect(kept.match(/Notice \d of the quay/g)).toHaveLength(6);
+    expect(dropped).not.toContain('of the quay');
+    expect(dropped).toContain('The harbour commission met on Tuesday');
+    const element = new JSDOM('<div class="hide-read-more-ad noSidebar without-comments has-menu post"></div>').window.document.querySelector('div')!;
+    expect(classWords(element)).toEqual(['has', 'menu', 'post']);
   });
 
   it('never removes a furniture-named wrapper that holds the article itself', () => {
