@@ -42,15 +42,20 @@ const FURNITURE_WORDS = new Set([
  */
 const FILTER_PANEL_WORDS = new Set(['facet', 'facets', 'filters', 'refinements']);
 /**
- * A text of this many words is prose, which a filter panel never holds (its labels are a size, a colour, a price
- * range): an element so named that holds such a text is content (a buying guide in a "filters" accordion, a layout's
- * "facet-row" of paragraphs).
+ * A set of tabs: its labels are controls, unless the page put the panels inside it too (an FAQ's or a course's tabs
+ * with their answers), which a reader reads.
+ */
+const CONTROL_ROLES = new Set(['tablist']);
+/**
+ * A text of this many words is prose, which a panel of controls never holds (a filter's labels are a size, a colour,
+ * a price range; a tab's its name): an element so named that holds such a text is content (a buying guide in a
+ * "filters" accordion, a layout's "facet-row" of paragraphs, a tab list holding its panels).
  */
 const PROSE_WORDS = 10;
 
 const FURNITURE_ROLES = new Set([
   'navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'search', 'dialog', 'alertdialog',
-  'toolbar', 'tablist',
+  'toolbar',
 ]);
 
 const FURNITURE_TAGS = ['nav', 'header', 'footer', 'aside', 'dialog', 'button', 'select', 'textarea', 'template'];
@@ -81,21 +86,22 @@ const STATE_PREFIXES = new Set(['no', 'not', 'non', 'hide', 'without']);
 
 export function removeFurniture(root: Element): void {
   const readingText = new ReadingText(root);
-  const candidates: Array<{ element: Element; filters: boolean }> = [];
+  const candidates: Array<{ element: Element; controls: boolean }> = [];
   for (const element of descendants(root)) {
     const furniture = furnitureOf(element);
-    if (furniture) candidates.push({ element, filters: furniture === 'filters' });
+    if (furniture) candidates.push({ element, controls: furniture === 'controls' });
   }
   let prose: ReadonlySet<Element> | null = null;
-  for (const { element, filters } of candidates) {
+  for (const { element, controls } of candidates) {
     if (!root.contains(element)) continue; // inside furniture removed already
     if (readingText.isLargeShare(element)) continue;
-    if (filters && (prose ??= proseHolders(root)).has(element)) continue;
+    if (controls && (prose ??= proseHolders(root)).has(element)) continue;
     element.remove();
   }
 }
 
-function furnitureOf(element: Element): 'furniture' | 'filters' | null {
+/** Furniture, or a panel of controls (`controls`: furniture unless it holds prose), or neither. */
+function furnitureOf(element: Element): 'furniture' | 'controls' | null {
   const tag = element.localName;
   if (FURNITURE_TAGS.includes(tag)) return 'furniture';
   // A form that posts sends what a reader writes (a reply, a sign-up, a cart): its labels and terms are not the page's.
@@ -103,11 +109,12 @@ function furnitureOf(element: Element): 'furniture' | 'filters' | null {
   // form (ASP.NET's) holds the reading text, which the large-share guard keeps.
   if (tag === 'form' && element.getAttribute('method')?.trim().toLowerCase() === 'post') return 'furniture';
   if (PROTECTED.has(tag)) return null;
-  const role = element.getAttribute('role');
-  if (role && FURNITURE_ROLES.has(role.trim().toLowerCase())) return 'furniture';
+  const role = element.getAttribute('role')?.trim().toLowerCase();
+  if (role && FURNITURE_ROLES.has(role)) return 'furniture';
+  if (role && CONTROL_ROLES.has(role)) return 'controls';
   const words = classWords(element);
   if (words.some((word) => FURNITURE_WORDS.has(word))) return 'furniture';
-  return words.some((word) => FILTER_PANEL_WORDS.has(word)) ? 'filters' : null;
+  return words.some((word) => FILTER_PANEL_WORDS.has(word)) ? 'controls' : null;
 }
 
 /** Whether a text has PROSE_WORDS words of letters: a filter's "4-1/4 to 4-3/4 in (11 to 12 cm)" has four. */

@@ -154,6 +154,18 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(classWords(element)).toEqual(['has', 'menu', 'post']);
   });
 
+  it('removes a tab list of labels, and keeps one that holds its panels of prose (an FAQ in tabs)', () => {
+    const tabs = `<div role="tablist"><a role="tab" href="#a">Schedule</a> <a role="tab" href="#b">Costs</a></div>`;
+    const faq = `<div role="tablist"><div class="faq"><h3>Who pays for the wall?</h3>
+      <div>Most of the cost is covered by the state resilience grant, and the town pays the rest from its reserve.</div></div>
+      <div class="faq"><h3>When does the work start?</h3>
+      <div>Work on the north quay starts after the fishing season ends, so that the fleet keeps its moorings.</div></div></div>`;
+    const { text } = extract(`${prose(3)}${tabs}${faq}${prose(3, 3)}`);
+    expect(text).not.toMatch(/Schedule|Costs/);
+    expect(text).toContain('Most of the cost is covered by the state resilience grant');
+    expect(text).toContain('Work on the north quay starts after the fishing season ends');
+  });
+
   it('never removes a furniture-named wrapper that holds the article itself', () => {
     const { text } = extract(`<div class="article-share-enabled social-wrapper">${prose(6)}</div>`);
     expect(text.split('\n\n')).toHaveLength(6);
