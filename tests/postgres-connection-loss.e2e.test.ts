@@ -12,6 +12,13 @@ import { freePort, startPostgres } from '../infra/services/index.ts';
  * did not settle the held ones when the connection closed: the projector's batch waited for ever after Postgres
  * restarted (tests/postgres-outage, one run in two under the full suite). Patched in patches/postgres+3.4.9.patch.
  */
+/** What a promise settles to, or a note that it had not after 10 s (what these tests catch is a wait for ever). */
+function within10s<T>(work: Promise<T>): Promise<T | string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((r) => (timer = setTimeout(() => r('still waiting after 10 s'), 10_000)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 describe('a transaction whose connection is lost', () => {
   let database: Database;
   let admin: Database;
@@ -56,7 +63,7 @@ describe('a transaction whose connection is lost', () => {
     expect(backend).toBeGreaterThan(0);
     await admin.sql`select pg_terminate_backend(${backend})`;
 
-    const settled = await Promise.race([ended, new Promise((r) => setTimeout(() => r('still waiting after 10 s'), 10_000))]);
+    const settled = await within10s(ended);
     expect(settled).toMatch(/^failed: /);
     // The pool is whole again: the next statements run.
     const [{ n }] = (await database.sql`select 1 + ${1}::int as n`) as unknown as [{ n: number }];
@@ -79,7 +86,7 @@ describe('a transaction whose connection is lost', () => {
       // connection opened: it never settled, and the projector stopped for good after a Postgres outage (one CI run
       // in several; porsager/postgres#1195). Patched in patches/postgres+3.4.9.patch (`onclose` in index.js).
       await admin.sql`select pg_terminate_backend(${pid})`;
-      const settled = await Promise.race([answered, new Promise((r) => setTimeout(() => r('still waiting after 10 s'), 10_000))]);
+      const settled = await within10s(answered);
       expect(settled).toBe('reserved');
       const tx = await waiting;
       const [{ n }] = (await tx`select 1 + ${1}::int as n`) as unknown as [{ n: number }];
@@ -95,7 +102,6 @@ describe('a transaction whose connection is lost', () => {
     const options = { port: await freePort(), dataDir: mkdtempSync(join(tmpdir(), 'folio-postgres-')) };
     let postgres = await startPostgres(options);
     const pool = connect(postgres.url, { max: 2 });
-    const within = <T>(work: Promise<T>) => Promise.race([work, new Promise<string>((r) => setTimeout(() => r('still waiting after 10 s'), 10_000))]);
     const reserveOnce = async () => {
       const tx = await pool.sql.reserve();
       try {
@@ -114,12 +120,12 @@ describe('a transaction whose connection is lost', () => {
       // of tests/postgres-outage). Patched in patches/postgres+3.4.9.patch (`reserve` in index.js).
       const away: string[] = [];
       for (let i = 0; i < 6; i++) {
-        away.push(await within(reserveOnce().catch((error: Error) => `failed: ${error.message}`)));
+        away.push(await within10s(reserveOnce().catch((error: Error) => `failed: ${error.message}`)));
         await new Promise((r) => setTimeout(r, 200));
       }
       for (const outcome of away) expect(outcome).toMatch(/^failed: /);
       postgres = await startPostgres(options);
-      for (let i = 0; i < 3; i++) expect(await within(reserveOnce())).toBe('reserved');
+      for (let i = 0; i < 3; i++) expect(await within10s(reserveOnce())).toBe('reserved');
     } finally {
       await pool.close();
       await postgres.stop();
