@@ -92,6 +92,13 @@ const CORPUS: Item[] = [
     expectText: (t) => expect(t).toContain('quoted deep'),
   },
   {
+    // CommonMark's pathological inputs, which marked (Folio's parser until then) took minutes on: each request held a
+    // worker until the render timeout and was refused with render_timeout.
+    name: 'markdown built to make parsers slow',
+    json: { markdown: `${'[a](<b'.repeat(3_000)}\n\n${'[a]('.repeat(5_000)}\n\n${'_a*'.repeat(10_000)}\n\nthe end of the slow markdown` },
+    expectText: (t) => expect(t.endsWith('the end of the slow markdown')).toBe(true),
+  },
+  {
     name: 'a title of exactly 500 characters',
     json: { markdown: 'body', title: 'T'.repeat(500) },
   },

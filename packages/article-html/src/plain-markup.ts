@@ -5,7 +5,7 @@ import { parseBase, safeUrl, urlKind } from './url-policy.ts';
  * Article markup plain enough that DOMPurify, under the sanitiser's rules (sanitize.ts), would change nothing in it
  * but its addresses. Every element here is one DOMPurify's HTML profile keeps and sanitize.ts does not forbid or
  * rewrite (no `input` but a disabled checkbox, no `details`, whose `open` the sanitiser sets); every attribute one it
- * keeps. Markup marked writes is all in here, and so is most article HTML that users send.
+ * keeps. Markup markdown-it writes (conversion/src/markdown.ts) is all in here, and so is most article HTML that users send.
  */
 const GLOBAL_ATTRIBUTES = ['class', 'title', 'lang', 'dir', 'id', 'role'];
 /** DOMPurify's ALLOW_ARIA_ATTR (on by default) keeps these on any element. */

@@ -77,7 +77,7 @@ export async function articleFrom(
 }
 
 /**
- * Supplied HTML, and the markup marked renders from Markdown (which may carry raw HTML too), made safe with one parse
+ * Supplied HTML, and the markup markdown-it renders from Markdown (which may carry raw HTML too), made safe with one parse
  * that also gives the text and the tree the Markdown outputs are written from: plain article markup needs nothing
  * from the sanitiser but the address policy (`plainMarkupBody`); anything else goes through DOMPurify and its result
  * is read for the text. Both ways give the same output (tested).

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 /**
  * Generators of article input for the property tests that hold a fast path to the slow one it stands in for
  * (sanitising: plain-markup.unit.test.ts; Markdown: markdown-tree.unit.test.ts). Generated input mixes every
- * construct marked writes, and plain article elements with their attributes, with hostile addresses, entities, raw
+ * construct markdown-it writes, and plain article elements with their attributes, with hostile addresses, entities, raw
  * HTML, scripts, handlers, ids, styles and the values DOMPurify refuses.
  */
 
