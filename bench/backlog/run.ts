@@ -3,9 +3,9 @@
 // (default 1,000; the ~1,500-word article as supplied HTML) are queued and drained by the same renderer.
 // Target (issue 21): the sync calls' p95 during the drain ≤ 1 s.
 // Run: npm run bench:backlog  (starts its own services under .folio/bench; writes its section of docs/benchmarks.md)
+import { markdownToHtml } from '@folio/conversion';
 import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';
-import { Marked } from 'marked';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from '../pipeline/markdown.ts';
@@ -18,7 +18,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const markdown = sampleArticle(1500);
-const html = new Marked({ gfm: true }).parse(markdown) as string;
+const html = markdownToHtml(markdown);
 
 const infra = await startLocalInfra({ stateDir: resolve('.folio/bench'), ports: BENCH_PORTS, s3: false, log: (line) => log(`[infra] ${line}`) });
 let stack: Stack | null = null;

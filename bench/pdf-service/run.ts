@@ -4,13 +4,12 @@
 //               the projector, the answer, the file.
 //   print-only: PdfRenderer.render of the very article page the engine prints for that input, in this process, the
 //               same number in flight: the browser's share alone.
-// The article is ~1,500 words (bench/pipeline's), as the HTML marked makes of it, no images. The two paths run in
+// The article is ~1,500 words (bench/pipeline's), as the HTML Folio's Markdown parser makes of it, no images. The two paths run in
 // alternating slices (BENCH_SLICES, default 6, of BENCH_SECONDS / slices each) so other load hits both alike.
 // Run: npm run bench:pdf-service  (starts its own services under .folio/bench; writes its section of docs/benchmarks.md)
 import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';
-import { Marked } from 'marked';
-import { prepare } from '@folio/conversion';
+import { prepare, markdownToHtml } from '@folio/conversion';
 import { DEFAULT_OPTIONS } from '@folio/events';
 import { PdfRenderer } from '@folio/pdf';
 import { startLocalInfra } from '../../infra/local.ts';
@@ -26,7 +25,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 600);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const html = new Marked({ gfm: true }).parse(sampleArticle(1500)) as string;
+const html = markdownToHtml(sampleArticle(1500));
 
 const infra = await startLocalInfra({
   stateDir: resolve('.folio/bench'),

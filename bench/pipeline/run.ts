@@ -1,7 +1,8 @@
 // bench/pipeline: what conversions of supplied input cost, what the event-sourced pipeline adds, and how async
 // throughput grows with renderers.
-//   (0) in-process, side by side in one run: `marked` alone on the article (the parser's own time, the baseline),
-//       then `convert()` of the same article as Markdown and as the HTML marked makes of it, to html, text,
+//   (0) in-process, side by side in one run: Folio's Markdown parser (markdown-it) alone on the article (the
+//       parser's own time, the baseline), then `convert()` of the same article as Markdown and as the HTML that
+//       parser makes of it, to html, text,
 //       markdown and json;
 //   (a) sync markdown→html latency through Folio (HTTP → Kafka → renderer → Kafka → projector → Postgres → HTTP)
 //       against the same conversion function called in-process just before each call, p50/p95;
@@ -10,7 +11,7 @@
 // Run: npm run bench:pipeline  (starts its own services under .folio/bench; writes its section of docs/benchmarks.md)
 import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';
-import { convert } from '@folio/conversion';
+import { convert, markdownToHtml } from '@folio/conversion';
 import { loadConfig } from '@folio/config';
 import { DEFAULT_OPTIONS } from '@folio/events';
 import { EventPublisher } from '@folio/event-log';
@@ -22,7 +23,6 @@ import { asyncTextJobs, sampleArticle } from './markdown.ts';
 import { percentile } from '../stats.ts';
 import { addCpu, cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
 import { runStamp, verdict, writeSection } from '../docs-section.ts';
-import { Marked } from 'marked';
 
 const SYNC_REQUESTS = Number(process.env.BENCH_SYNC_REQUESTS ?? 300);
 // The broker is a JVM started moments ago: its hot paths are compiled after some thousand requests (p50 ~20 ms
@@ -39,7 +39,7 @@ const APPS = ['api', 'renderer', 'projector', 'dispatcher'];
 const options = { ...DEFAULT_OPTIONS, title: 'Bench' };
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-const MARKED = 'marked alone (Markdown → HTML)';
+const PARSER = 'markdown-it alone (Markdown → HTML)';
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const infra = await startLocalInfra({
@@ -53,8 +53,7 @@ try {
   const markdown = sampleArticle(1500);
 
   // (0) supplied input in-process, each measured the same number of times in turn, after a warm-up.
-  const marked = new Marked({ gfm: true, breaks: false, async: false });
-  const suppliedHtml = marked.parse(markdown) as string;
+  const suppliedHtml = markdownToHtml(markdown);
   const engine: Record<string, number[]> = {};
   const time = async (label: string, work: () => unknown) => {
     const t0 = performance.now();
@@ -62,7 +61,7 @@ try {
     (engine[label] ??= []).push(performance.now() - t0);
   };
   for (let i = 0; i < SYNC_REQUESTS + 300; i++) {
-    await time(MARKED, () => marked.parse(markdown));
+    await time(PARSER, () => markdownToHtml(markdown));
     for (const output of ['html', 'text', 'markdown', 'json'] as const) {
       for (const kind of ['markdown', 'html'] as const) {
         await time(`${kind} → ${output}`, () => convert({ input: { kind, text: kind === 'markdown' ? markdown : suppliedHtml }, output, options }));
@@ -70,8 +69,8 @@ try {
     }
     if (i === 299) for (const label of Object.keys(engine)) engine[label] = [];
   }
-  const markedP50 = percentile(engine[MARKED]!, 50);
-  log(`in-process done: marked p50 ${ms(markedP50)}, markdown → html p50 ${ms(percentile(engine['markdown → html']!, 50))}`);
+  const parserP50 = percentile(engine[PARSER]!, 50);
+  log(`in-process done: markdown-it p50 ${ms(parserP50)}, markdown → html p50 ${ms(percentile(engine['markdown → html']!, 50))}`);
 
   // (a) latency. Each call through Folio follows an in-process call of the same conversion, so that both meet the
   // machine in the same state: this shared VM's speed swings within seconds (one process converts the article in
@@ -193,19 +192,19 @@ try {
   const engineRows = Object.entries(engine)
     .map(([label, times]) => {
       const p50 = percentile(times, 50);
-      return `| ${label} | ${ms(p50)} | ${ms(percentile(times, 95))} | ${(p50 / markedP50).toFixed(1)}× |`;
+      return `| ${label} | ${ms(p50)} | ${ms(percentile(times, 95))} | ${(p50 / parserP50).toFixed(1)}× |`;
     })
     .join('\n');
-  const over = Object.entries(engine).filter(([label, times]) => label !== MARKED && percentile(times, 50) > 4 * markedP50);
+  const over = Object.entries(engine).filter(([label, times]) => label !== PARSER && percentile(times, 50) > 4 * parserP50);
   const inProcessVerdict =
     over.length === 0 ? 'met for every conversion' : `NOT met for ${over.map(([label]) => label).join(', ')}`;
   writeSection('pipeline', 'bench/pipeline/run.ts', `${runStamp()}: ~1,500-word article (${markdown.length.toLocaleString('en')} characters of Markdown), ${SYNC_REQUESTS} timed calls of each after warm-up.
 
-| in-process, one run, calls in turn | p50 | p95 | × marked's p50 |
+| in-process, one run, calls in turn | p50 | p95 | × the parser's p50 |
 |---|---|---|---|
 ${engineRows}
 
-"html" input is the HTML marked makes of the same article. Target: supplied input at ≤ 4× marked's time — ${inProcessVerdict}.
+"html" input is the HTML the parser makes of the same article. Target: supplied input at ≤ 4× the parser's time — ${inProcessVerdict}.
 
 | sync markdown→html | p50 | p95 |
 |---|---|---|

@@ -1,8 +1,8 @@
 // The client side of bench/scale, run on the cluster's client host: either sync markdown→html calls from a fixed
 // number of callers for a while, or a batch of async html→pdf jobs submitted as fast as the callers can. Prints one
 // JSON line with what it saw.
+import { markdownToHtml } from '@folio/conversion';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Marked } from 'marked';
 import { sampleArticle } from '../pipeline/markdown.ts';
 
 export interface DriveConfig {
@@ -29,7 +29,7 @@ export interface DriveResult {
 
 const config = JSON.parse(process.argv[2]!) as DriveConfig;
 const markdown = sampleArticle(1500);
-const html = new Marked({ gfm: true }).parse(markdown) as string;
+const html = markdownToHtml(markdown);
 const result: DriveResult = { ok: 0, others: {}, latencies: [], jobIds: [], startedAt: 0, endedAt: 0 };
 
 async function call(body: object): Promise<{ status: number; jobId?: string }> {
