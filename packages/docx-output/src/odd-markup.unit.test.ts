@@ -144,3 +144,36 @@ describe('what is never fetched', () => {
     expect(requested).toEqual(['https://img.example/real.png']);
   });
 });
+
+describe('tables whose grid would be far larger than their markup', () => {
+  const rows = (docx: { documentXml: string }) => docx.documentXml.match(/<w:tr[ >]/g)?.length ?? 0;
+
+  it('clips a rowspan at the end of its row group, as a browser lays it out', async () => {
+    const docx = await build('<table><tbody><tr><td rowspan="9">tall</td><td>one</td></tr><tr><td>two</td></tr></tbody><tbody><tr><td>three</td><td>four</td></tr></tbody></table>');
+    expect(rows(docx)).toBe(3);
+    expect(docx.text.replace(/\s+/g, ' ')).toMatch(/tall.*one.*two.*three.*four/);
+  });
+
+  it('builds 80 cells each spanning 65,534 rows and 1,000 columns as 80 rows of their text', async () => {
+    // A browser lays this out as 80 rows of 80,000 columns; docx's importer built every slot and ran out of memory.
+    const docx = await build(`<table>${'<tr><td rowspan="65534" colspan="1000">spanning</td></tr>'.repeat(80)}</table>`);
+    expect(rows(docx)).toBe(80);
+    expect(docx.text.match(/spanning/g)).toHaveLength(80);
+    expect(docx.documentXml.match(/<w:tc[ >]/g)?.length).toBeLessThan(20_000);
+  });
+
+  it('keeps spans that do not make the grid larger than the table', async () => {
+    const docx = await build('<table><tr><td colspan="2">wide</td></tr><tr><td rowspan="2">tall</td><td>b</td></tr><tr><td>c</td></tr></table>');
+    expect(docx.documentXml).toContain('<w:gridSpan w:val="2"/>');
+    expect(docx.documentXml).toContain('<w:vMerge w:val="restart"/>');
+  });
+
+  it('writes the rows of a table with one row far wider than the rest as paragraphs', async () => {
+    // 1,000 one-cell rows and one of 1,000 cells: docx pads every row to the widest, a million slots.
+    const docx = await build(`<table><caption>Ragged</caption>${'<tr><td>short</td></tr>'.repeat(1000)}<tr>${'<td>w</td>'.repeat(1000)}</tr></table>`);
+    expect(docx.documentXml).not.toContain('<w:tbl>');
+    expect(docx.text).toContain('Ragged');
+    expect(docx.text.match(/short/g)).toHaveLength(1000);
+    expect(docx.text).toContain(Array(1000).fill('w').join(' | '));
+  });
+});
