@@ -92,3 +92,17 @@ describe('srcset', () => {
     expect(safeSrcset('', base)).toBeNull();
   });
 });
+
+describe('addresses built to make the clean-up slow', () => {
+  // Each was quadratic while a regular expression retried a long run from each of its characters: 200,000 spaces
+  // inside an href took about 40 s. They are done in the time it takes to read them.
+  it('strips only the ends of an address with a long run of spaces or controls inside it', () => {
+    expect(safeUrl(`  https://e.com/a${' '.repeat(200_000)}b \u0001 `, 'link', null)).toBe(`https://e.com/a${'%20'.repeat(200_000)}b`);
+    expect(safeUrl(`https://e.com/a${'\u0001'.repeat(200_000)}b`, 'link', null)).toBe(`https://e.com/a${'%01'.repeat(200_000)}b`);
+  });
+
+  it('drops the trailing commas of a srcset candidate with a long run of commas inside it', () => {
+    const [candidate] = parseSrcset(`a${','.repeat(200_000)}b,, 2x`);
+    expect(candidate!.url).toBe(`a${','.repeat(200_000)}b`);
+  });
+});

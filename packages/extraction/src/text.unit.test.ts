@@ -4,6 +4,12 @@ import { parseHtmlDocument, parseLightBody } from '@folio/dom';
 import { htmlToText, nodeToText } from './text.ts';
 
 describe('htmlToText: the plain-text layout of article HTML', () => {
+  it('ends no line in spaces, tabs or no-break spaces, and keeps a long run inside a line', () => {
+    // 200,000 tabs inside a line took about a minute while a regular expression retried the run from each tab.
+    const text = htmlToText(`<pre>a${'\t'.repeat(200_000)}x \t\u00a0\nnext\t</pre><p>end&nbsp; </p>`);
+    expect(text).toBe(`a${'\t'.repeat(200_000)}x\nnext\n\nend`);
+  });
+
   it('separates paragraphs by a blank line and puts headings on their own lines', () => {
     const text = htmlToText('<h2>First part</h2><p>One <b>bold</b>\n  word.</p><p>Two.</p><h3>Second</h3><p>Three.</p>');
     expect(text).toBe('First part\n\nOne bold word.\n\nTwo.\n\nSecond\n\nThree.');
