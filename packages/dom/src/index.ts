@@ -60,6 +60,7 @@ export function windowOf(document: Document): DomWindow | undefined {
   return parsedIn.get(document);
 }
 export * from './light.ts';
+export * from './table-grid.ts';
 
 /**
  * An element's child elements, in order. jsdom's `children` is a live HTMLCollection behind a Proxy, and each read of
