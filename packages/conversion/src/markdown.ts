@@ -29,9 +29,10 @@ const INLINE_NESTING = 100;
 
 /**
  * The parser. markdown-it rather than marked: marked's inline rules take quadratic time and worse on runs of
- * delimiters, so a few kilobytes of Markdown held a worker for the whole render timeout (30 KB of `_a*` took 12 s in
- * marked 18, 20 KB of `[a](` seven minutes in marked 16), and its recursion overflowed the stack. markdown-it keeps
- * CommonMark's pathological inputs linear (`markdown-hostile.unit.test.ts`) and bounds its own nesting.
+ * delimiters, so a few kilobytes of Markdown held the renderer's own thread, and every sync call behind it, for
+ * minutes (30 KB of `_a*` took 12 s in marked 18, 20 KB of `[a](` seven minutes in marked 16), and its recursion
+ * overflowed the stack. markdown-it keeps CommonMark's pathological inputs linear (`markdown.unit.test.ts`) and
+ * bounds its own nesting.
  *
  * GitHub-flavoured: tables and strikethrough are markdown-it's own, autolinks are linkify's (trimmed to GFM's
  * below), task lists are `taskItems`. Raw HTML passes through, as GFM allows; the sanitiser judges it afterwards.

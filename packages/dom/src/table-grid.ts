@@ -16,23 +16,19 @@ export function fitTableSpans(root: Element): { changed: boolean; tooLarge: HTML
   let changed = false;
   const tooLarge: HTMLTableElement[] = [];
   for (const table of root.querySelectorAll('table')) {
-    const rows = rowsOf(table);
-    for (const group of rowGroups(table)) {
-      const groupRows = childElements<Element>(group).filter(isRow);
-      groupRows.forEach((row, i) => {
-        for (const cell of cellsOf(row)) changed = fitCell(cell, groupRows.length - i) || changed;
-      });
-    }
-    let cells = 0;
-    for (const row of rows) cells += cellsOf(row).length;
-    const limit = Math.max(MAX_TABLE_SLOTS, 2 * cells);
+    const groups = rowGroups(table).map((group) => childElements<Element>(group).filter(isRow).map(cellsOf));
+    for (const rows of groups) rows.forEach((cells, i) => {
+      for (const cell of cells) changed = fitCell(cell, rows.length - i) || changed;
+    });
+    const rows = groups.flat();
+    const limit = Math.max(MAX_TABLE_SLOTS, 2 * rows.reduce((sum, cells) => sum + cells.length, 0));
     if (gridSlots(rows, limit) !== Infinity) continue;
-    for (const row of rows) for (const cell of cellsOf(row)) {
+    for (const cell of rows.flat()) {
       if (cell.hasAttribute('rowspan') || cell.hasAttribute('colspan')) changed = true;
       cell.removeAttribute('rowspan');
       cell.removeAttribute('colspan');
     }
-    if (gridSlots(rows, limit) === Infinity) tooLarge.push(table as HTMLTableElement);
+    if (gridSlots(rows, limit) === Infinity) tooLarge.push(table);
   }
   return { changed, tooLarge };
 }
@@ -63,13 +59,13 @@ function fitCell(cell: HTMLTableCellElement, rowsLeft: number): boolean {
  * row has free, spans occupying the slots below and beside); Infinity past `limit`, where counting stops, so the work
  * is bounded too.
  */
-function gridSlots(rows: Element[], limit: number): number {
+function gridSlots(rows: HTMLTableCellElement[][], limit: number): number {
   const busyUntil: number[] = []; // by column: the first row no span from above still occupies
   let width = 0;
   let steps = 0;
   for (let r = 0; r < rows.length; r++) {
     let column = 0;
-    for (const cell of cellsOf(rows[r]!)) {
+    for (const cell of rows[r]!) {
       while ((busyUntil[column] ?? 0) > r) column++, steps++;
       const until = r + Math.max(1, cell.rowSpan);
       for (let c = 0; c < cell.colSpan; c++) busyUntil[column++] = until, steps++;
