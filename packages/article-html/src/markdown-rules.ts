@@ -83,7 +83,9 @@ export const listItemRule: TurndownService.Rule = {
       marker = `${(Number.isFinite(start) ? start : 1) + Array.prototype.indexOf.call(parent.children, node)}. `;
     }
     const endsWithParagraph = /\n$/.test(content);
-    const body = content.replace(/^\n+|\n+$/g, '').replace(/^(\[[ x]\]) +/, '$1 ') + (endsWithParagraph ? '\n' : '');
+    // The trailing run is found where it starts (`(?<!\n)`): a pattern tried from each of a run's newlines reads the
+    // rest of the run each time, and a code block of blank lines in a list item took seconds.
+    const body = content.replace(/^\n+|(?<!\n)\n+$/g, '').replace(/^(\[[ x]\]) +/, '$1 ') + (endsWithParagraph ? '\n' : '');
     return marker + body.replace(/\n/g, `\n${' '.repeat(marker.length)}`) + (node.nextSibling ? '\n' : '');
   },
 };

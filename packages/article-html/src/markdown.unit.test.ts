@@ -128,3 +128,13 @@ describe('htmlToMarkdown: edges', () => {
     expect(htmlToMarkdown('<p>one<br>two</p>')).toBe('one  \ntwo\n');
   });
 });
+
+describe('list items', () => {
+  it('trims the blank lines around an item, reading a long run of them once', () => {
+    // A code block of 200,000 blank lines in an item: the trailing trim, tried from each newline, read the rest of the
+    // run again from each (minutes).
+    const markdown = htmlToMarkdown(`<ul><li><p>first</p><pre>a${'\n'.repeat(200_000)}b</pre></li><li>\n\nsecond\n\n</li></ul>`);
+    expect(markdown).toContain(`a${'\n  '.repeat(200_000)}b`);
+    expect(markdown).toMatch(/\n- second\n?$/);
+  });
+});

@@ -31,6 +31,13 @@ describe('cleanByline', () => {
     expect(cleanByline('FEDERICA LUSIARDI - 2019-04-10')).toBe('FEDERICA LUSIARDI');
     expect(cleanByline('Jane Doe, Staff Writer')).toBe('Jane Doe, Staff Writer');
   });
+
+  it('leaves a value far longer than a byline as it is, read once', () => {
+    // Separators and digits without a date: the date's pattern read the rest from each one (a megabyte, minutes).
+    const long = `O${' -1'.repeat(400_000)}|`;
+    expect(cleanByline(long)).toBe(long);
+    expect(cleanByline(`By ${'J'.repeat(2000)} - 2019-04-10`)).toBe(`${'J'.repeat(2000)} - 2019-04-10`);
+  });
 });
 
 describe('normaliseLanguage', () => {

@@ -331,7 +331,9 @@ class Walker {
     }
     for (const row of rows) {
       const cells = cellsOf(row).map((cell) =>
-        nodeToText(cell, { includeLinks: this.includeLinks }).replace(/\s*\n\s*/g, ' ').replace(/\t/g, ' '),
+        // A blank run holding a line break becomes one space; each run is read once (a pattern around the
+        // break, tried from each blank of a long run without one, read the run again from each).
+        nodeToText(cell, { includeLinks: this.includeLinks }).replace(/\s+/g, (blank) => (blank.includes('\n') ? ' ' : blank)).replace(/\t/g, ' '),
       );
       if (cells.every((c) => c === '')) continue;
       this.writer.block(1);

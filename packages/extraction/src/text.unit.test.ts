@@ -84,6 +84,12 @@ describe('htmlToText: the plain-text layout of article HTML', () => {
     );
   });
 
+  it('puts a table cell on one line, reading a long blank run once', () => {
+    // 200,000 tabs before the break: the pattern around the break read the run again from each tab (minutes).
+    const text = htmlToText(`<table><tr><td><pre>a${'\t'.repeat(200_000)}x\n \ty</pre></td><td>b \n c</td></tr></table>`);
+    expect(text).toBe(`a${' '.repeat(200_000)}x y\tb c`);
+  });
+
   it('returns an empty string for empty or whitespace-only HTML', () => {
     expect(htmlToText('')).toBe('');
     expect(htmlToText('<div> \n </div><p></p>')).toBe('');
