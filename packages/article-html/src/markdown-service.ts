@@ -58,6 +58,16 @@ export function serviceFor(includeLinks: boolean): TurndownService {
 }
 
 /**
+ * The fence a line opens a code block with, if it does: after any list markers and quote markers (a code block that
+ * starts a list item opens on the item's own line), backticks or tildes, three or more; a backtick fence's info string
+ * holds no backtick (CommonMark), so "- ```x```" is inline code.
+ */
+function fenceOpening(line: string): RegExpExecArray | null {
+  const opener = /^(?:\s*(?:[-+*]|\d{1,9}[.)])\s+|\s*>\s?)*\s*(`{3,}|~{3,})(.*)$/.exec(line);
+  return opener && !(opener[1]![0] === '`' && opener[2]!.includes('`')) ? opener : null;
+}
+
+/**
  * Tidies turndown's output outside code blocks: no trailing spaces except a hard line break's two, at most one blank
  * line in a row. Inside fenced code every character is the author's.
  */
@@ -66,7 +76,7 @@ export function tidy(markdown: string): string {
   const out: string[] = [];
   let fence: string | null = null;
   for (const line of lines) {
-    const opener = /^\s*(`{3,}|~{3,})/.exec(line);
+    const opener = fenceOpening(line);
     if (fence === null) {
       if (opener) fence = opener[1]!;
       // (trimEnd removes what `\s+$` matches.)

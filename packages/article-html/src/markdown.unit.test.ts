@@ -137,4 +137,10 @@ describe('list items', () => {
     expect(markdown).toContain(`a${'\n  '.repeat(200_000)}b`);
     expect(markdown).toMatch(/\n- second\n?$/);
   });
+
+  it('keeps every blank line of a code block that starts an item', () => {
+    // The item's first line opens the fence ("- ```"): the tidying once took it for text and closed up its blank lines.
+    expect(htmlToMarkdown('<ul><li><pre>a\n\n\n\nb</pre></li><li>after\n\n\n</li></ul>')).toBe('- ```\n  a\n  \n  \n  \n  b\n  ```\n\n- after\n');
+    expect(htmlToMarkdown('<ol><li><pre><code>x\n\n\ny</code></pre></li></ol>')).toBe('1. ```\n   x\n   \n   \n   y\n   ```\n');
+  });
 });
