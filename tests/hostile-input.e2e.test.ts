@@ -27,6 +27,8 @@ const form = (fields: Array<[string, Buffer | string]>) =>
 const images = await servePages({
   '/backtrack.svg': { type: 'image/svg+xml', body: ('<!DOCTYPE SVG>' + '\t<!---->\t<!----><!DOCTYPE SVG>'.repeat(40)).slice(0, 1000) },
 });
+let imageFetches = 0;
+images.server.on('request', () => imageFetches++);
 
 const CORPUS: Item[] = [
   {
@@ -187,6 +189,8 @@ describe('hostile but acceptable input', () => {
       }),
     );
     expect(failures).toEqual([]);
+    // The image was fetched (and its bytes read) for the outputs that show images.
+    expect(imageFetches).toBeGreaterThan(0);
     // Nothing had to be parked: everything was made well-formed at the door.
     expect(await stack.sql`select * from parked_events`).toEqual([]);
   });
