@@ -118,6 +118,20 @@ describe('what a reader sees in the html, the pdf, and the docx opened in LibreO
     for (const alt of ALTS.slice(1)) expect(content).not.toContain(alt);
   });
 
+  it('html and pdf from supplied html, sync: the same images dropped as from the page', async () => {
+    // A quick sync job is converted in the renderer's own thread; its images are fetched and judged all the same.
+    const html = story(`http://127.0.0.2:${(canary.address() as AddressInfo).port}`);
+    const page = await stack.request('POST', '/v2/convert', { key, json: { html, source_url: url, output: 'html' } });
+    expect(page.status, page.text).toBe(200);
+    const images = [...page.body.content.matchAll(/<img\b[^>]*>/g)].map((m: RegExpMatchArray) => m[0]);
+    expect(images).toEqual([`<img src="${site.origin}/photo.png" alt="${ALTS[0]}">`]);
+    const printed = await stack.request('POST', '/v2/convert', { key, json: { html, source_url: url, output: 'pdf' } });
+    expect(printed.status, printed.text).toBe(200);
+    const text = (await pdfText(await file(printed.body))).replace(/\s+/g, ' ');
+    for (const alt of ALTS) expect(text).not.toContain(alt);
+    inOrder(text, CAPTIONS);
+  });
+
   it('pdf: prints the image that arrived and every caption, and no broken image with its alt text', async () => {
     const pdf = await file(await convert('pdf'));
     const text = (await pdfText(pdf)).replace(/\s+/g, ' ');

@@ -94,12 +94,13 @@ export interface Chunk {
  * fetch — takes a few milliseconds, and chunks of them spare the workers' messages; a backlog is spread over as many
  * chunks as there are slots before any chunk grows past `CHUNK_JOBS`. A page to fetch or a large input runs alone,
  * and so does every sync job: a synchronous caller waits for no one else's conversion. A quick sync job that needs
- * nothing from the network (no images to embed in a docx) is converted in the renderer's own thread: the messages to
- * and from a worker would cost its caller as much as the conversion. Pure.
+ * nothing from the network is converted in the renderer's own thread: the messages to and from a worker would cost its
+ * caller as much as the conversion. Images need the network: a docx embeds them, and html and pdf show only those
+ * whose bytes arrived (`settleImages`), which the workers fetch. Pure.
  */
 export function chunksOf(runs: Run[], lane: Lane, slots: number): Chunk[] {
   const quick = lane === 'async' ? runs.filter(isQuick) : [];
-  const chunks = runs.filter((r) => !quick.includes(r)).map((r) => ({ runs: [r], here: lane === 'sync' && isQuick(r) && r.job.output !== 'docx' }));
+  const chunks = runs.filter((r) => !quick.includes(r)).map((r) => ({ runs: [r], here: lane === 'sync' && isQuick(r) && !needsImages(r) }));
   const size = Math.min(CHUNK_JOBS, Math.max(1, Math.ceil(quick.length / Math.max(1, slots))));
   for (let i = 0; i < quick.length; i += size) chunks.push({ runs: quick.slice(i, i + size), here: false });
   return chunks;
@@ -107,4 +108,10 @@ export function chunksOf(runs: Run[], lane: Lane, slots: number): Chunk[] {
 
 function isQuick({ job }: Run): boolean {
   return job.input.kind !== 'url' && job.input.text !== null;
+}
+
+/** Whether the output shows the input's images, and the input may hold one (an `<img>`, or Markdown's `![`). */
+function needsImages({ job }: Run): boolean {
+  if (job.output === 'docx') return true;
+  return (job.output === 'html' || job.output === 'pdf') && /<img\b|!\[/i.test(job.input.text ?? '');
 }

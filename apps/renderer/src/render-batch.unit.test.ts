@@ -41,6 +41,13 @@ describe('chunks of a batch for the conversion workers', () => {
     docx.job.output = 'docx';
     const page = run(5, { kind: 'url', text: 'https://example.com/a' });
     expect(chunksOf([run(1), docx, page], 'sync', 4).map((c) => c.here)).toEqual([true, false, false]);
+    // html and pdf show only the images whose bytes arrived: the workers fetch them.
+    const shown = (output: 'html' | 'pdf' | 'text', text: string) => {
+      const r = run(6, { kind: output === 'text' ? 'markdown' : 'html', text });
+      r.job.output = output;
+      return r;
+    };
+    expect(chunksOf([shown('html', '<p><IMG src=a.png></p>'), shown('pdf', 'x ![a](b.png)'), shown('pdf', '<p>no picture</p>'), shown('text', '![a](b.png)')], 'sync', 4).map((c) => c.here)).toEqual([false, false, true, true]);
     expect(chunksOf([run(1), run(2)], 'async', 4).every((c) => !c.here)).toBe(true);
   });
 });

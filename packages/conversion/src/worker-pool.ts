@@ -137,8 +137,9 @@ export class ConversionPool {
 
   /**
    * One request prepared in this thread instead of a worker: for a job a caller is waiting on, quick and in need of
-   * nothing from the network (its input inline, no page to fetch, no images to embed), the two messages to and from a
-   * worker cost as much as its conversion. A conversion here holds this thread for its few milliseconds.
+   * nothing from the network (its input inline, no page to fetch, no images to embed or judge), the two messages to
+   * and from a worker cost as much as its conversion. A conversion here holds this thread for its few milliseconds,
+   * and fetches nothing: this thread has no page fetcher, so images would be left undecided.
    */
   async prepareHere(request: ConversionRequest): Promise<Prepared> {
     const started = performance.now();
