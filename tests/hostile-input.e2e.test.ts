@@ -15,14 +15,9 @@ const form = (fields: Array<[string, Buffer | string]>) =>
   Buffer.concat(fields.flatMap(([k, v], i) => [Buffer.from(`${i ? '&' : ''}${k}=`), typeof v === 'string' ? Buffer.from(v) : v]));
 
 /**
- * Inputs that are hostile but acceptable. Each must be converted (or, where a rule says so, refused with the
- * interface's error object) through every output, sync and async — never a 5xx, never a hang — and afterwards jobs
- * must still flow through every partition of every topic: one bad request once took down a twelfth of the service.
- */
-/**
  * What the corpus's images are fetched from: bytes built to make a pattern backtrack, served as an SVG. Folio reads an
  * image's type from its bytes, and the pattern that read SVGs once took 55 s on 435 of these bytes and would have
- * taken days on this image, in the renderer's own thread for a quick sync job.
+ * taken days on this image: each request held a conversion worker for its whole budget and failed.
  */
 const images = await servePages({
   '/backtrack.svg': { type: 'image/svg+xml', body: ('<!DOCTYPE SVG>' + '\t<!---->\t<!----><!DOCTYPE SVG>'.repeat(40)).slice(0, 1000) },
@@ -30,6 +25,11 @@ const images = await servePages({
 let imageFetches = 0;
 images.server.on('request', () => imageFetches++);
 
+/**
+ * Inputs that are hostile but acceptable. Each must be converted (or, where a rule says so, refused with the
+ * interface's error object) through every output, sync and async — never a 5xx, never a hang — and afterwards jobs
+ * must still flow through every partition of every topic: one bad request once took down a twelfth of the service.
+ */
 const CORPUS: Item[] = [
   {
     name: 'NUL in every free-text parameter',

@@ -28,27 +28,23 @@ export function parseDocument(html: string, url: string | null): Document {
  * (250 KB) took 12 s, a 10 MB page hours.
  */
 export function removeStyleElements(html: string): string {
-  const tagEnd = new NextIndex(html, '>');
-  const closing = new NextIndex(html, '</');
-  const closes = new Map<number, number>();
+  const tagEnd = nextMatch(html, />/g);
+  // The first `</` after a tag's end, and whether it closes the style element.
+  const closing = nextMatch(html, /<\/(?:style\s*>)?/gi);
   const open = /<style(?=[\s/>])/gi;
   let out = '';
   let copied = 0;
   for (let found = open.exec(html); found; found = open.exec(html)) {
-    const gt = tagEnd.from(found.index + 6);
-    const lt = gt < 0 ? -1 : closing.from(gt + 1);
-    if (lt < 0) break; // no `</` from here on: no later style element can be cut either
-    let end = closes.get(lt);
-    if (end === undefined) closes.set(lt, (end = endOfMatchAt(STYLE_CLOSE, html, lt)));
-    if (end < 0) continue;
+    const gt = tagEnd(found.index + 6);
+    const close = gt && closing(gt.end);
+    if (!close) break; // no `</` from here on: no later style element can be cut either
+    if (close.end - close.index === 2) continue; // it closes something else
     out += html.slice(copied, found.index);
-    copied = end;
-    open.lastIndex = end;
+    copied = close.end;
+    open.lastIndex = close.end;
   }
   return copied === 0 ? html : out + html.slice(copied);
 }
-
-const STYLE_CLOSE = /<\/style\s*>/iy;
 
 /**
  * `<script>` elements other than JSON-LD (which carries metadata): nothing runs them, Readability drops them, and
@@ -58,73 +54,44 @@ const STYLE_CLOSE = /<\/style\s*>/iy;
  * (the parser makes it inert text of the script or comment).
  */
 export function removeScripts(html: string): string {
-  const commentEnd = new NextIndex(html, '-->');
-  const tagEnd = new NextIndex(html, '>');
-  const scriptEnd = new NextMatch(html, /<\/script\s*>/gi);
+  const commentEnd = nextMatch(html, /-->/g);
+  const tagEnd = nextMatch(html, />/g);
+  const scriptEnd = nextMatch(html, /<\/script\s*>/gi);
   const start = /<!--|<script\b/gi;
   let out = '';
   let copied = 0;
   for (let found = start.exec(html); found; found = start.exec(html)) {
     const at = found.index;
     if (found[0] === '<!--') {
-      const end = commentEnd.from(at + 4);
-      if (end >= 0) start.lastIndex = end + 3; // a comment is kept whole: nothing in it starts a cut
+      const end = commentEnd(at + 4);
+      if (end) start.lastIndex = end.end; // a comment is kept whole: nothing in it starts a cut
       continue;
     }
-    const gt = tagEnd.from(at + 7);
-    const close = gt < 0 ? null : scriptEnd.from(gt + 1);
+    const gt = tagEnd(at + 7);
+    const close = gt && scriptEnd(gt.end);
     if (!close) continue;
     start.lastIndex = close.end;
-    if (/ld\+json/i.test(html.slice(at + 7, gt))) continue;
+    if (/ld\+json/i.test(html.slice(at + 7, gt.index))) continue;
     out += html.slice(copied, at);
     copied = close.end;
   }
   return copied === 0 ? html : out + html.slice(copied);
 }
 
-/** The end of `sticky`'s match at `at`, or -1. */
-function endOfMatchAt(sticky: RegExp, text: string, at: number): number {
-  sticky.lastIndex = at;
-  return sticky.test(text) ? sticky.lastIndex : -1;
-}
-
 /**
- * The first index of `needle` at or after a position, for positions asked in increasing order: an answer serves
- * every position up to it, so the text is read once however many times it is asked.
+ * The first match of `pattern` (global) at or after a position, for positions asked in increasing order: an answer
+ * serves every position up to it, so the text is read once however many times it is asked.
  */
-class NextIndex {
-  private found: number | undefined;
-  private readonly text: string;
-  private readonly needle: string;
-  constructor(text: string, needle: string) {
-    this.text = text;
-    this.needle = needle;
-  }
-
-  from(position: number): number {
-    if (this.found === undefined || (this.found !== -1 && this.found < position)) this.found = this.text.indexOf(this.needle, position);
-    return this.found;
-  }
-}
-
-/** As `NextIndex`, for a pattern (global): its first match at or after a position, or null. */
-class NextMatch {
-  private found: { index: number; end: number } | null | undefined;
-  private readonly text: string;
-  private readonly pattern: RegExp;
-  constructor(text: string, pattern: RegExp) {
-    this.text = text;
-    this.pattern = pattern;
-  }
-
-  from(position: number): { index: number; end: number } | null {
-    if (this.found === undefined || (this.found !== null && this.found.index < position)) {
-      this.pattern.lastIndex = position;
-      const match = this.pattern.exec(this.text);
-      this.found = match ? { index: match.index, end: match.index + match[0].length } : null;
+function nextMatch(text: string, pattern: RegExp): (from: number) => { index: number; end: number } | null {
+  let found: { index: number; end: number } | null | undefined;
+  return (from) => {
+    if (found === undefined || (found !== null && found.index < from)) {
+      pattern.lastIndex = from;
+      const match = pattern.exec(text);
+      found = match ? { index: match.index, end: match.index + match[0].length } : null;
     }
-    return this.found;
-  }
+    return found;
+  };
 }
 
 const INERT_STYLE = 'folio-inert-style';
