@@ -339,7 +339,14 @@ describe('PdfRenderer: shutdown', () => {
 function killTabs(browserPid: number): void {
   const tabs = chromiumRenderers(browserPid);
   expect(tabs.length).toBeGreaterThan(0);
-  for (const pid of tabs) process.kill(pid, 'SIGKILL');
+  for (const pid of tabs) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch (error) {
+      // A tab process may end between the listing and the kill (Chromium retires spare renderers): it is gone either way.
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
 }
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
