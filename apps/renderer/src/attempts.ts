@@ -47,9 +47,14 @@ export async function startAttempt(sql: Sql, jobId: string, worker: string): Pro
   return (await startAttempts(sql, [jobId], worker)).get(jobId)!;
 }
 
-/** Counts a run that now has its renderer to itself; returns the runs counted. */
-export async function countIsolatedRun(sql: Sql, jobId: string): Promise<number> {
-  const [row] = await sql<{ counted: number }[]>`update render_attempts set counted = counted + 1 where job_id = ${jobId} returning counted`;
+/**
+ * Counts a run that now has its renderer to itself; returns the runs counted. The count stops one past `limit`: the
+ * start that reaches it fails the job unconverted, and a copy of the job read again before that failure is committed
+ * (a rebalance hands its partition on mid-flight) must fail it with the same count, not one more.
+ */
+export async function countIsolatedRun(sql: Sql, jobId: string, limit: number): Promise<number> {
+  const [row] = await sql<{ counted: number }[]>`
+    update render_attempts set counted = least(counted + 1, ${limit + 1}::int) where job_id = ${jobId} returning counted`;
   return row!.counted;
 }
 

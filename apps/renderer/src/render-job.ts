@@ -81,7 +81,7 @@ export async function renderJob(ctx: RenderContext, job: JobQueued, waiting: Ret
       // once this one has the renderer to itself.
       await slot.isolate();
       if (final()) return;
-      counted = await retryTransient(() => countIsolatedRun(ctx.sql, job.job_id), waiting);
+      counted = await retryTransient(() => countIsolatedRun(ctx.sql, job.job_id, ctx.attempts), waiting);
       if (counted > ctx.attempts) {
         log.error({ attempt, counted }, 'job took its renderer down on every run: failed');
         await record(
