@@ -2,16 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Stack } from './support/stack.ts';
-
-const story = '<p>The harbour commission met on Tuesday to weigh a plan that would rebuild the old sea wall before the winter storms arrive.</p>';
+import { STORY, STORY_PAGE } from './support/pages.ts';
 
 /**
  * A page built to be slow: twenty thousand elements side by side, where Readability's rewriting over jsdom is
  * quadratic (10,000 of them took 5.7 s to extract, measured). With no bound it held its worker for minutes; with the
  * budget the job fails with render_timeout and the renderer goes on.
  */
-const WIDE = `<html><head><title>Wide</title></head><body><article><h1>Wide</h1>${story}<div>${'<div>a line of its own</div>'.repeat(20_000)}</div></article></body></html>`;
-const FINE = `<html><head><title>Sea wall</title></head><body><article><h1>Sea wall</h1>${story.repeat(4)}</article></body></html>`;
+const WIDE = `<html><head><title>Wide</title></head><body><article><h1>Wide</h1>${STORY}<div>${'<div>a line of its own</div>'.repeat(20_000)}</div></article></body></html>`;
 
 describe('a conversion past its budget', () => {
   let stack: Stack;
@@ -22,7 +20,7 @@ describe('a conversion past its budget', () => {
   beforeAll(async () => {
     site = createServer((req, res) => {
       res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(req.url === '/wide' ? WIDE : FINE);
+      res.end(req.url === '/wide' ? WIDE : STORY_PAGE);
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;

@@ -1,6 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** A paragraph of an ordinary news story, and a short article page of it that extraction keeps whole. */
+export const STORY = '<p>The harbour commission met on Tuesday to weigh a plan that would rebuild the old sea wall before the winter storms arrive.</p>';
+export const STORY_PAGE = `<html><head><title>Sea wall</title></head><body><article><h1>Sea wall</h1>${STORY.repeat(4)}</article></body></html>`;
+
 /** A page a test site serves: its media type and body. */
 export type Page = { type: string; body: string | Buffer };
 

@@ -33,7 +33,8 @@ await runService('api', async ({ config, logger }) => {
       const [lane] = await groupStatus(admin, [syncGroup]);
       return { lag: lane!.lag, position: lane!.position, members: lane!.members };
     },
-    slotsEach: config.renderConcurrency,
+    // What a renderer may convert of the sync lane at once: its slots, and the one more it keeps for sync jobs alone.
+    slotsEach: config.renderConcurrency + 1,
     ceilingMs: config.syncTimeoutMs,
     logger,
   });

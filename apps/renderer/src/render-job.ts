@@ -231,7 +231,9 @@ async function convertAll(
   const delayMs = ctx.faults.renderDelayMs;
   if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
   const runnable = inputs.flatMap((input, i) => (input.error === null ? [{ i, request: input.value! }] : []));
-  const preparing = here && runnable.length === 1 ? ctx.engine.pool.prepareHere(runnable[0]!.request).then((one) => [one]) : ctx.engine.pool.prepareAll(runnable.map((r) => r.request));
+  // A sync job's caller is waiting: it goes before async chunks waiting for a worker, and may take the one kept for it.
+  const urgent = jobs[0]?.lane === 'sync';
+  const preparing = here && runnable.length === 1 ? ctx.engine.pool.prepareHere(runnable[0]!.request).then((one) => [one]) : ctx.engine.pool.prepareAll(runnable.map((r) => r.request), { urgent });
   const prepared = await preparing.then(
     (replies) => replies,
     (error: unknown) => runnable.map((): Prepared => ({ ok: false, error, ms: 0, timeline: { start: epochMs(), fetched: null, end: epochMs() } })),

@@ -10,13 +10,19 @@ import { RenderSlots } from './slots.ts';
 import { FinishedJobs } from './finished-jobs.ts';
 
 await runService('renderer', async ({ config, logger }) => {
+  const slots = new RenderSlots(config.renderConcurrency);
   const pdf = new PdfRenderer({
     executablePath: config.chromiumPath,
     allowPrivateHosts: config.allowPrivateHosts,
     memoryBudgetMb: config.chromiumMemoryMb,
+    // A warm tab for every slot, the one kept for sync jobs included, so that no job waits for a tab.
+    pages: slots.total,
   });
+  // One more thread for sync jobs alone (as the slots keep one for them): async jobs slow to fetch or to convert may
+  // hold every other thread for their whole budget, and a caller waiting on a sync job has seconds.
   const pool = new ConversionPool({
     size: Math.min(config.renderConcurrency, availableParallelism()),
+    urgentWorkers: 1,
     allowPrivateHosts: config.allowPrivateHosts,
     budgetMs: config.conversionBudgetMs,
   });
@@ -45,7 +51,6 @@ await runService('renderer', async ({ config, logger }) => {
     finished: new FinishedJobs(),
     logger,
   };
-  const slots = new RenderSlots(config.renderConcurrency);
   const lanes = await Promise.all(
     (['sync', 'async'] as const).map((lane) =>
       startLane({

@@ -7,30 +7,50 @@ describe('render slots', () => {
   it('hands a freed slot to a waiting sync job before any async one', async () => {
     const slots = new RenderSlots(1);
     const first = await slots.acquire('async');
+    const kept = await slots.acquire('sync'); // the slot kept for sync
     const order: string[] = [];
     const a = slots.acquire('async').then((s) => (order.push('async'), s));
     const s = slots.acquire('sync').then((s) => (order.push('sync'), s));
+    await tick();
+    expect(order).toEqual([]);
     first.release();
     (await s).release();
+    kept.release();
     (await a).release();
     expect(order).toEqual(['sync', 'async']);
+  });
+
+  it('keeps a slot that async jobs never hold, so a sync job starts at once beside a full async lane', async () => {
+    const slots = new RenderSlots(2);
+    const asyncs = [await slots.acquire('async'), await slots.acquire('async')];
+    let third = false;
+    const p = slots.acquire('async').then((s) => ((third = true), s));
+    const sync = await slots.acquire('sync');
+    sync.release();
+    await tick();
+    expect(third).toBe(false); // the freed slot was the one kept for sync
+    asyncs[0]!.release();
+    (await p).release();
+    expect(third).toBe(true);
+    asyncs[1]!.release();
   });
 
   it('never hands out more slots than it has, and a double release frees one slot only', async () => {
     const slots = new RenderSlots(2);
     const one = await slots.acquire('sync');
     await slots.acquire('sync');
-    let third = false;
-    const p = slots.acquire('async').then(() => (third = true));
+    await slots.acquire('sync');
+    let fourth = false;
+    const p = slots.acquire('sync').then(() => (fourth = true));
     await tick();
-    expect(third).toBe(false);
+    expect(fourth).toBe(false);
     one.release();
     one.release();
     await p;
-    let fourth = false;
-    void slots.acquire('async').then(() => (fourth = true));
+    let fifth = false;
+    void slots.acquire('sync').then(() => (fifth = true));
     await tick();
-    expect(fourth).toBe(false);
+    expect(fifth).toBe(false);
   });
 
   it('lets a job run alone once the jobs beside it finish, and starts no other job meanwhile', async () => {

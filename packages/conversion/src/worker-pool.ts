@@ -6,6 +6,11 @@ import { prepare, type Conversion, type ConversionRequest, type Printable } from
 export interface PoolOptions {
   /** Worker threads (default: the machine's cores). */
   size?: number;
+  /**
+   * Worker threads beyond `size` that only urgent requests use (default none): a renderer keeps one for the jobs a
+   * caller is waiting on, so that requests nobody waits on, however slow, never make an urgent one wait for a thread.
+   */
+  urgentWorkers?: number;
   /** FOLIO_ALLOW_PRIVATE_HOSTS, for each worker's page fetcher. */
   allowPrivateHosts: string[];
   /** How long a worker may spend on one message before it is replaced (default `CONVERSION_BUDGET_MS`). */
@@ -62,7 +67,7 @@ export const epochMs = (): number => performance.timeOrigin + performance.now();
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
-  busy: { id: number; resolve: (r: Prepared[]) => void; reject: (e: unknown) => void; budget?: NodeJS.Timeout } | null;
+  busy: { id: number; urgent: boolean; resolve: (r: Prepared[]) => void; reject: (e: unknown) => void; budget?: NodeJS.Timeout } | null;
 }
 
 /**
@@ -77,18 +82,21 @@ interface Slot {
  */
 export class ConversionPool {
   private readonly slots: Slot[] = [];
-  private readonly waiting: Array<() => void> = [];
+  /** Callers waiting for a worker: urgent ones are served first. */
+  private readonly waiting = { urgent: [] as Array<() => void>, other: [] as Array<() => void> };
   private nextId = 1;
   private closed = false;
+  /** Workers requests that are not urgent may hold at once. */
+  private readonly shared: number;
 
   private readonly options: PoolOptions;
   constructor(options: PoolOptions) {
     this.options = options;
-    const size = options.size ?? Math.max(1, availableParallelism());
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    this.shared = options.size ?? Math.max(1, availableParallelism());
+    for (let i = 0; i < this.shared + (options.urgentWorkers ?? 0); i++) this.slots.push(this.spawn());
   }
 
-  /** How many worker threads run conversions at once. */
+  /** How many worker threads run conversions at once (those kept for urgent requests included). */
   get size(): number {
     return this.slots.length;
   }
@@ -109,12 +117,13 @@ export class ConversionPool {
    * A chunk of requests, run one after another by one worker: each one's outcome, in order. A worker that dies fails
    * every request of its chunk (with the same error); each is the caller's to retry. A chunk that overruns the
    * budget has its worker replaced; its requests run again one by one, so that only the one that overruns alone
-   * fails (render_timeout) and the quick jobs beside it do not.
+   * fails (render_timeout) and the quick jobs beside it do not. An `urgent` chunk (a caller waits on it) goes before
+   * the others waiting for a worker, and may take a worker kept for urgent requests.
    */
-  async prepareAll(requests: ConversionRequest[]): Promise<Prepared[]> {
+  async prepareAll(requests: ConversionRequest[], { urgent = false } = {}): Promise<Prepared[]> {
     if (requests.length === 0) return [];
     const id = this.nextId++;
-    const slot = await this.reserve(id);
+    const slot = await this.reserve(id, urgent);
     const budgetMs = this.options.budgetMs ?? CONVERSION_BUDGET_MS;
     const start = epochMs();
     try {
@@ -129,7 +138,7 @@ export class ConversionPool {
       });
     } catch (error) {
       if (!(error instanceof BudgetOverrun)) throw error;
-      if (requests.length > 1) return Promise.all(requests.map(async (request) => (await this.prepareAll([request]))[0]!));
+      if (requests.length > 1) return Promise.all(requests.map(async (request) => (await this.prepareAll([request], { urgent }))[0]!));
       const timedOut = new ConversionError('render_timeout', `conversion did not finish within ${budgetMs / 1000} seconds`, true);
       return [{ ok: false, error: timedOut, ms: budgetMs, timeline: { start, fetched: null, end: epochMs() } }];
     }
@@ -158,22 +167,34 @@ export class ConversionPool {
   }
 
   /** An idle worker, marked busy in the same tick it is found, so two callers can never be handed the same one. */
-  private async reserve(id: number): Promise<Slot> {
+  private async reserve(id: number, urgent: boolean): Promise<Slot> {
     for (;;) {
       if (this.closed) throw new ConversionError('render_failed', 'the conversion pool is closed', true);
-      const idle = this.slots.find((s) => s.busy === null);
+      const idle = this.idleFor(urgent);
       if (idle) {
-        idle.busy = { id, resolve: () => {}, reject: () => {} };
+        idle.busy = { id, urgent, resolve: () => {}, reject: () => {} };
         return idle;
       }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((resolve) => this.waiting[urgent ? 'urgent' : 'other'].push(resolve));
     }
+  }
+
+  /** A worker a request may take now: any idle one for an urgent request, and for another only within `shared`. */
+  private idleFor(urgent: boolean): Slot | undefined {
+    if (!urgent && this.slots.filter((s) => s.busy !== null && !s.busy.urgent).length >= this.shared) return undefined;
+    return this.slots.find((s) => s.busy === null);
+  }
+
+  /** Wakes the first caller that the workers now idle can serve. */
+  private wake(): void {
+    if (this.waiting.urgent.length > 0 && this.idleFor(true)) this.waiting.urgent.shift()!();
+    else if (this.waiting.other.length > 0 && this.idleFor(false)) this.waiting.other.shift()!();
   }
 
   private release(slot: Slot): void {
     clearTimeout(slot.busy?.budget);
     slot.busy = null;
-    this.waiting.shift()?.();
+    this.wake();
   }
 
   private spawn(): Slot {
@@ -210,7 +231,7 @@ export class ConversionPool {
     slot.busy?.reject(error);
     void slot.worker.terminate();
     this.slots[index] = this.spawn();
-    this.waiting.shift()?.();
+    this.wake();
   }
 }
 

@@ -30,10 +30,11 @@ describe('the conversion worker pool', () => {
   });
 });
 
+// Supplied markup that keeps a worker busy for hundreds of milliseconds (sanitising), and a quick job.
+const slow = { input: { kind: 'html' as const, text: `<div>${'<span onclick="x">w</span><b>word</b> '.repeat(20_000)}</div>` }, output: 'text' as const, options: DEFAULT_OPTIONS };
+const quick = (i: number) => ({ input: { kind: 'markdown' as const, text: `# Quick ${i}` }, output: 'text' as const, options: DEFAULT_OPTIONS });
+
 describe('the conversion budget', () => {
-  // Supplied markup slow enough to overrun a budget this small (hundreds of milliseconds of sanitising), and a quick job.
-  const slow = { input: { kind: 'html' as const, text: `<div>${'<span onclick="x">w</span><b>word</b> '.repeat(20_000)}</div>` }, output: 'text' as const, options: DEFAULT_OPTIONS };
-  const quick = (i: number) => ({ input: { kind: 'markdown' as const, text: `# Quick ${i}` }, output: 'text' as const, options: DEFAULT_OPTIONS });
   const pool = new ConversionPool({ size: 1, allowPrivateHosts: [], budgetMs: 150 });
   afterAll(() => pool.close());
 
@@ -58,5 +59,20 @@ describe('the conversion budget', () => {
     } finally {
       await roomy.close();
     }
+  });
+});
+
+describe('the worker kept for urgent requests', () => {
+  const pool = new ConversionPool({ size: 1, urgentWorkers: 1, allowPrivateHosts: [] });
+  afterAll(() => pool.close());
+
+  it('converts an urgent request beside a busy shared worker; a request that is not urgent waits for that one', async () => {
+    await pool.ready();
+    const order: string[] = [];
+    const busy = pool.prepareAll([slow]).then(() => order.push('slow'));
+    const other = pool.prepareAll([quick(1)]).then(() => order.push('other'));
+    const urgent = pool.prepareAll([quick(2)], { urgent: true }).then(() => order.push('urgent'));
+    await Promise.all([busy, other, urgent]);
+    expect(order).toEqual(['urgent', 'slow', 'other']);
   });
 });
