@@ -69,7 +69,7 @@ try {
   const [p50, p95, max] = [percentile(during, 50), percentile(during, 95), Math.max(...during)];
   log(`sync during the drain: p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (${during.length} calls); ${BACKLOG} pdfs in ${drainSeconds.toFixed(0)} s`);
 
-  writeSection('backlog', 'bench/backlog/run.ts', `${runStamp()}: sync markdown→html calls (~1,500 words), one after another, with no other work and then while ${BACKLOG.toLocaleString('en')} async pdf jobs (the same article as supplied HTML) are queued and drained by the same renderer (one renderer process, its default 4 render slots, on this machine's 2 cores).
+  writeSection('backlog', 'bench/backlog/run.ts', `${runStamp()}: sync markdown→html calls (~1,500 words), one after another, with no other work and then while ${BACKLOG.toLocaleString('en')} async pdf jobs (the same article as supplied HTML) are queued and drained by the same renderer (one renderer process, its default 4 render slots and the one it keeps for sync jobs, on this machine's 2 cores).
 
 | sync markdown→html | calls | p50 | p95 | slowest |
 |---|---|---|---|---|
