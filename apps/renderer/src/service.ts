@@ -18,8 +18,9 @@ await runService('renderer', async ({ config, logger }) => {
     // A warm tab for every slot, the one kept for sync jobs included, so that no job waits for a tab.
     pages: slots.total,
   });
-  // One more thread for sync jobs alone (as the slots keep one for them): async jobs slow to fetch or to convert may
-  // hold every other thread for their whole budget, and a caller waiting on a sync job has seconds.
+  // One more thread for sync jobs alone (as the slots keep one for them), started the first time a sync job finds the
+  // others busy: async jobs slow to fetch or to convert may hold every other thread for their whole budget, and a
+  // caller waiting on a sync job has seconds.
   const pool = new ConversionPool({
     size: Math.min(config.renderConcurrency, availableParallelism()),
     urgentWorkers: 1,

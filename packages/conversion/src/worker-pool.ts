@@ -9,6 +9,8 @@ export interface PoolOptions {
   /**
    * Worker threads beyond `size` that only urgent requests use (default none): a renderer keeps one for the jobs a
    * caller is waiting on, so that requests nobody waits on, however slow, never make an urgent one wait for a thread.
+   * Each is started the first time an urgent request finds every other worker busy, and kept: most renderers never
+   * need it, and a start would pay for its modules (~0.8 s of CPU) every time.
    */
   urgentWorkers?: number;
   /** FOLIO_ALLOW_PRIVATE_HOSTS, for each worker's page fetcher. */
@@ -93,10 +95,10 @@ export class ConversionPool {
   constructor(options: PoolOptions) {
     this.options = options;
     this.shared = options.size ?? Math.max(1, availableParallelism());
-    for (let i = 0; i < this.shared + (options.urgentWorkers ?? 0); i++) this.slots.push(this.spawn());
+    for (let i = 0; i < this.shared; i++) this.slots.push(this.spawn());
   }
 
-  /** How many worker threads run conversions at once (those kept for urgent requests included). */
+  /** How many worker threads run conversions at once (those kept for urgent requests included, once started). */
   get size(): number {
     return this.slots.length;
   }
@@ -170,7 +172,7 @@ export class ConversionPool {
   private async reserve(id: number, urgent: boolean): Promise<Slot> {
     for (;;) {
       if (this.closed) throw new ConversionError('render_failed', 'the conversion pool is closed', true);
-      const idle = this.idleFor(urgent);
+      const idle = this.idleFor(urgent) ?? (urgent ? this.startUrgentWorker() : undefined);
       if (idle) {
         idle.busy = { id, urgent, resolve: () => {}, reject: () => {} };
         return idle;
@@ -183,6 +185,14 @@ export class ConversionPool {
   private idleFor(urgent: boolean): Slot | undefined {
     if (!urgent && this.slots.filter((s) => s.busy !== null && !s.busy.urgent).length >= this.shared) return undefined;
     return this.slots.find((s) => s.busy === null);
+  }
+
+  /** A worker kept for urgent requests, started now if one may still be. */
+  private startUrgentWorker(): Slot | undefined {
+    if (this.slots.length >= this.shared + (this.options.urgentWorkers ?? 0)) return undefined;
+    const slot = this.spawn();
+    this.slots.push(slot);
+    return slot;
   }
 
   /** Wakes the first caller that the workers now idle can serve. */

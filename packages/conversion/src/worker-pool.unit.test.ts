@@ -66,8 +66,19 @@ describe('the worker kept for urgent requests', () => {
   const pool = new ConversionPool({ size: 1, urgentWorkers: 1, allowPrivateHosts: [] });
   afterAll(() => pool.close());
 
-  it('converts an urgent request beside a busy shared worker; a request that is not urgent waits for that one', async () => {
+  it('is started the first time an urgent request finds the shared workers busy, and kept', async () => {
     await pool.ready();
+    expect(pool.size).toBe(1);
+    await Promise.all([pool.prepareAll([quick(1)]), pool.prepareAll([quick(2)])]);
+    expect(pool.size).toBe(1); // requests that are not urgent wait for the shared worker
+    const [, urgent] = await Promise.all([pool.prepareAll([slow]), pool.prepareAll([quick(3)], { urgent: true })]);
+    expect(urgent).toMatchObject([{ ok: true, result: { content: 'Quick 3' } }]);
+    expect(pool.size).toBe(2);
+    await Promise.all([pool.prepareAll([slow]), pool.prepareAll([quick(4)], { urgent: true }), pool.prepareAll([quick(5)], { urgent: true })]);
+    expect(pool.size).toBe(2); // one at most
+  });
+
+  it('converts an urgent request beside a busy shared worker; a request that is not urgent waits for that one', async () => {
     const order: string[] = [];
     const busy = pool.prepareAll([slow]).then(() => order.push('slow'));
     const other = pool.prepareAll([quick(1)]).then(() => order.push('other'));
