@@ -128,8 +128,10 @@ export class UrlEncodedDecoder {
   private length = 0;
   /** Where the name ends in `out` (the first raw `=`), or -1. */
   private equalsAt = -1;
-  /** Bytes of a `%` escape not yet complete: `%` and at most one hex digit. */
-  private pending: number[] = [];
+  /** A `%` escape not yet complete: -1 for none, else how many hex digits follow its `%` so far (0 or 1). */
+  private escaped = -1;
+  /** The escape's first hex digit, as sent (an escape cut short stands for itself, case and all). */
+  private firstDigit = 0;
 
   write(bytes: Uint8Array): void {
     for (let i = 0; i < bytes.length; i++) this.take(bytes[i]!);
@@ -142,14 +144,16 @@ export class UrlEncodedDecoder {
   }
 
   private take(byte: number): void {
-    if (this.pending.length > 0) {
-      if (hexValue(byte) >= 0) {
-        if (this.pending.length === 2) {
-          this.emit(hexValue(this.pending[1]!) * 16 + hexValue(byte));
-          this.pending = [];
-          return;
+    if (this.escaped >= 0) {
+      const digit = hexValue(byte);
+      if (digit >= 0) {
+        if (this.escaped === 1) {
+          this.escaped = -1;
+          this.emit(hexValue(this.firstDigit) * 16 + digit);
+        } else {
+          this.escaped = 1;
+          this.firstDigit = byte;
         }
-        this.pending.push(byte);
         return;
       }
       this.flushPending();
@@ -157,15 +161,16 @@ export class UrlEncodedDecoder {
     if (byte === AMPERSAND) this.finishPair();
     else if (byte === EQUALS && this.equalsAt < 0) this.equalsAt = this.length;
     else if (byte === PLUS) this.emit(0x20);
-    else if (byte === PERCENT) this.pending = [byte];
+    else if (byte === PERCENT) this.escaped = 0;
     else this.emit(byte);
   }
 
   /** An escape that did not complete stands for itself. */
   private flushPending(): void {
-    const pending = this.pending;
-    this.pending = [];
-    for (const byte of pending) this.emit(byte);
+    const escaped = this.escaped;
+    this.escaped = -1;
+    if (escaped >= 0) this.emit(PERCENT);
+    if (escaped === 1) this.emit(this.firstDigit);
   }
 
   private emit(byte: number): void {
