@@ -21,8 +21,17 @@ const cache = process.env.FOLIO_CACHE_DIR || path.join(os.homedir(), '.cache', '
 const say = (msg) => process.stderr.write(`bootstrap: ${msg}\n`);
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');
 
+/**
+ * Commands `runAsync` started that have not ended, and the folders `installOnce` is filling: a failure stops the one
+ * and removes the other, so that nothing outlives bootstrap (a fetch beside the one that failed, say).
+ */
+const running = new Set();
+const filling = new Set();
+
 function fail(msg) {
   process.stderr.write(`bootstrap: ERROR: ${msg}\n`);
+  for (const child of running) child.kill('SIGKILL');
+  for (const dir of filling) fs.rmSync(dir, { recursive: true, force: true });
   process.exit(1);
 }
 
@@ -47,6 +56,23 @@ function run(cmd, args, opts = {}) {
   if (r.status !== 0) throw new Error(`\`${cmd} ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})`);
 }
 
+/** `run` without blocking: resolves when the command succeeds, rejects as `run` throws. */
+function runAsync(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', process.stderr, process.stderr], ...opts });
+    running.add(child);
+    child.once('error', (err) => {
+      running.delete(child);
+      reject(new Error(`${cmd}: ${err.message}`));
+    });
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      if (code === 0) resolve();
+      else reject(new Error(`\`${cmd} ${args.join(' ')}\` failed (exit ${code ?? signal})`));
+    });
+  });
+}
+
 /** Maven, quiet; its output (only errors with -q, plus stray ANSI resets) is cleaned up and shown on stderr. */
 function mvn(args, opts = {}) {
   const r = spawnSync('mvn', ['-B', '-q', ...args], { encoding: 'utf8', ...opts });
@@ -63,6 +89,7 @@ function mvn(args, opts = {}) {
  * Makes `dir` once, completely or not at all: `fill` writes into a fresh sibling folder, which gets a `.complete`
  * marker holding `stamp` and is then renamed into place, so an interrupted or concurrent bootstrap never leaves a
  * half-made one. Does nothing when `dir` is complete with that stamp. `what` names it in progress lines and errors.
+ * A `fill` that returns a promise makes this return one too, so that fetches can go on beside each other.
  */
 function installOnce(dir, stamp, what, fill) {
   const marker = path.join(dir, '.complete');
@@ -79,8 +106,9 @@ function installOnce(dir, stamp, what, fill) {
   const tmp = `${dir}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });
-  try {
-    fill(tmp);
+  filling.add(tmp);
+  const finish = () => {
+    filling.delete(tmp);
     fs.writeFileSync(path.join(tmp, '.complete'), `${stamp}\n`);
     fs.rmSync(dir, { recursive: true, force: true });
     try {
@@ -90,11 +118,19 @@ function installOnce(dir, stamp, what, fill) {
       if (stampThere() !== stamp) throw err;
       fs.rmSync(tmp, { recursive: true, force: true });
     }
-  } catch (err) {
+    say(`fetched ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  };
+  const failed = (err) => {
     fs.rmSync(tmp, { recursive: true, force: true });
     fail(`fetching ${what} failed: ${err.message}`);
+  };
+  try {
+    const filled = fill(tmp);
+    if (filled instanceof Promise) return filled.then(finish).catch(failed);
+    finish();
+  } catch (err) {
+    failed(err);
   }
-  say(`fetched ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
 /**
@@ -509,13 +545,13 @@ function ensureDompurifyVectors() {
 function ensurePythonTool(name, version, why) {
   const python = onPath('python3');
   if (!python) fail(`\`python3\` is not on PATH (needed for ${why}): \`apt-get install -y python3 python3-venv\``);
-  installOnce(path.join(cache, `${name}-${version}`), version, `${name} ${version} from PyPI`, (tmp) => {
+  return installOnce(path.join(cache, `${name}-${version}`), version, `${name} ${version} from PyPI`, async (tmp) => {
     try {
-      run(python, ['-m', 'venv', tmp]);
+      await runAsync(python, ['-m', 'venv', tmp]);
     } catch (err) {
       throw new Error(`${err.message} (python3 -m venv may need \`apt-get install -y python3-venv\`)`);
     }
-    run(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', `${name}==${version}`]);
+    await runAsync(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', `${name}==${version}`]);
   });
 }
 
@@ -543,13 +579,13 @@ function ensurePromlint() {
   }
   const source = path.join(root, 'infra', 'promlint');
   const stamp = sha256(['go.mod', 'go.sum', 'main.go'].map((f) => fs.readFileSync(path.join(source, f), 'utf8')).join('\n')).slice(0, 16);
-  installOnce(path.join(cache, 'promlint'), stamp, 'promlint (what promtool check metrics runs) built from the Go module proxy', (tmp) => {
-    run(go, ['build', '-o', path.join(tmp, 'promlint'), '.'], {
+  return installOnce(path.join(cache, 'promlint'), stamp, 'promlint (what promtool check metrics runs) built from the Go module proxy', (tmp) =>
+    runAsync(go, ['build', '-o', path.join(tmp, 'promlint'), '.'], {
       cwd: source,
       // Modules and build cache under Folio's cache, writable so that removing the cache needs no chmod.
       env: { ...process.env, GOFLAGS: '-modcacherw', CGO_ENABLED: '0', GOPATH: path.join(cache, 'go'), GOCACHE: path.join(cache, 'go-build') },
-    });
-  });
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -577,9 +613,13 @@ installChromium();
 ensureDompurifyVectors();
 if (forTests) {
   installTestTools();
-  ensurePythonTool('schemathesis', SCHEMATHESIS_VERSION, 'the OpenAPI fuzz test');
-  ensurePythonTool('prometheus-client', PROMETHEUS_CLIENT_VERSION, "the metrics test's exposition parser");
-  ensurePromlint();
+  // Two from PyPI and one built from the Go module proxy, side by side: on an empty cache they took 52 s one after
+  // another, most of it the build's.
+  await Promise.all([
+    ensurePythonTool('schemathesis', SCHEMATHESIS_VERSION, 'the OpenAPI fuzz test'),
+    ensurePythonTool('prometheus-client', PROMETHEUS_CLIENT_VERSION, "the metrics test's exposition parser"),
+    ensurePromlint(),
+  ]);
 }
 if (forCluster) installClusterTools();
 if (forImage) prepareImageTools();
