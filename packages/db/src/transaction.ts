@@ -10,6 +10,16 @@ export type Statement = postgres.PendingQuery<postgres.Row[]> | false;
 /** Where statements go: a pool, a transaction's connection or a connection held by `readThenWrite`. */
 export type Queryable = postgres.Sql | postgres.TransactionSql;
 
+/** How long a failed transaction's ROLLBACK is waited for before its connection goes back (see readThenWrite). */
+const ROLLBACK_WAIT_MS = 5_000;
+
+/** Resolves when `work` settles, either way, or after `ms`, whichever is first. */
+function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work.then(() => {}, () => {}), waited]).finally(() => clearTimeout(timer));
+}
+
 /** A connection of the pool held for one transaction. */
 export type Connection = postgres.ReservedSql;
 
@@ -43,8 +53,13 @@ export async function readThenWrite<R, W>(
     if (failed) throw failed.reason;
     return result;
   } catch (error) {
-    // A read failed (or BEGIN): nothing was written; end the transaction before the connection goes back.
-    if (open) await tx`rollback`.catch(() => {});
+    // A read failed (or BEGIN): nothing was written; end the transaction before the connection goes back. The wait is
+    // bounded: after the connection itself was lost (a reset while Postgres stops) the server has ended the
+    // transaction, and postgres.js 3.4.9 may never settle a ROLLBACK sent on it. Awaited unbounded, that held a
+    // projector's batch for ever and stranded its jobs (tests/postgres-outage, once; a probe stopping Postgres under
+    // these transactions caught one waiting here after ECONNRESET). A ROLLBACK that is only slow still runs first on
+    // the connection: postgres.js sends a connection's statements in order.
+    if (open) await settledWithin(tx`rollback`.execute(), ROLLBACK_WAIT_MS);
     throw error;
   } finally {
     tx.release();
