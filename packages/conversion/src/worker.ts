@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { NetworkPolicy } from '@folio/network-policy';
 import { PageFetcher } from '@folio/page-fetch';
 import { prepare, type ConversionRequest } from './convert.ts';
+import { warmUp } from './warm-up.ts';
 import { epochMs, type ChunkReply, type Timeline, type WorkerReply } from './worker-pool.ts';
 
 /** A conversion worker thread: runs `prepare` for the pool, a chunk of requests at a time, with a page fetcher of its own. */
@@ -30,5 +31,7 @@ parentPort!.on('message', async ({ id, requests }: { id: number; requests: Conve
   parentPort!.postMessage({ id, replies } satisfies ChunkReply);
 });
 
-// Loading jsdom, DOMPurify, docx and the rest takes seconds on a cold start: say when this thread can take work.
+// Loading jsdom, DOMPurify, docx and the rest takes seconds on a cold start, and a first page as much as ten more
+// (`warmUp`): say when this thread can take work.
+await warmUp();
 parentPort!.postMessage({ ready: true });
