@@ -8,6 +8,7 @@ import { articleFrom, type Article } from './article.ts';
 import { ConversionError } from './errors.ts';
 import { settleImages, type ArrivedImage } from './images.ts';
 import { articleMeta } from './meta.ts';
+import { printableTables } from './print-tables.ts';
 
 export interface ConversionRequest {
   input: { kind: InputKind; text: string };
@@ -86,7 +87,8 @@ export async function prepare(request: ConversionRequest, deps: EngineDeps = {})
         document,
       };
     case 'pdf': {
-      const { shown } = await withImagesThatArrived(article, deps, { inline: true });
+      const printable = { ...article, contentHtml: printableTables(article.contentHtml) };
+      const { shown } = await withImagesThatArrived(printable, deps, { inline: true });
       return { kind: 'print', output, html: page(shown, options), pageSize: pageSizeOf(options), document };
     }
     case 'docx': {

@@ -1,4 +1,4 @@
-import { cellsOf, fitTableSpans, parseHtmlDocument, rowsOf } from '@folio/dom';
+import { fitTableSpans, parseHtmlDocument, tableAsParagraphs } from '@folio/dom';
 import type { EmbeddableImage, ImageOutcome } from './image-loading.ts';
 
 /**
@@ -87,19 +87,7 @@ export function prepareMarkup(article: HTMLElement, outcomes: Map<string, ImageO
  * every row to the widest, a million slots) has its rows written as paragraphs, their cells parted by " | ".
  */
 function fitTables(article: HTMLElement): void {
-  for (const table of fitTableSpans(article).tooLarge) table.replaceWith(...rowsAsParagraphs(table));
-}
-
-/** A table's caption and rows as paragraphs, each row's cells parted by " | ". */
-function rowsAsParagraphs(table: HTMLTableElement): HTMLElement[] {
-  const document = table.ownerDocument;
-  const paragraph = (nodes: Node[]) => {
-    const p = document.createElement('p');
-    p.append(...nodes);
-    return p;
-  };
-  const rows = rowsOf(table).map((row) => paragraph(cellsOf(row).flatMap((cell, i) => [...(i > 0 ? [document.createTextNode(' | ')] : []), ...cell.childNodes])));
-  return table.caption ? [paragraph([...table.caption.childNodes]), ...rows] : rows;
+  for (const table of fitTableSpans(article).tooLarge) table.replaceWith(...tableAsParagraphs(table));
 }
 
 /**

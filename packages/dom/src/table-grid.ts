@@ -33,6 +33,33 @@ export function fitTableSpans(root: Element): { changed: boolean; tooLarge: HTML
   return { changed, tooLarge };
 }
 
+const TABLE_TAG = /<(\/?)(table|tr|td|th)[\s/>]/gi;
+
+/**
+ * Whether serialised markup may hold a table `fitTableSpans` would find too large, read from its tags alone: each
+ * table's rows × its widest row against the same limit, spans not counted (once fitted, a span that is left keeps its
+ * grid within the limit). Markup is parsed again only where this says yes: most articles' tables are far from it,
+ * and parsing a page of tables again costs tens of milliseconds. It errs only towards yes (a tag named in a comment
+ * or an attribute is counted), never towards no.
+ */
+export function mayHoldTooLargeTable(html: string): boolean {
+  type Open = { rows: number; cells: number; width: number; row: number };
+  const open: Open[] = [];
+  const tooLarge = (t: Open) => Math.max(t.width, t.row) * t.rows > Math.max(MAX_TABLE_SLOTS, 2 * t.cells);
+  for (const [, closing, name] of html.matchAll(TABLE_TAG)) {
+    const tag = name!.toLowerCase();
+    const table = open.at(-1);
+    if (tag === 'table') {
+      if (!closing) open.push({ rows: 0, cells: 0, width: 0, row: 0 });
+      else if (table && tooLarge(open.pop()!)) return true;
+    } else if (!table || closing) continue;
+    else if (tag === 'tr') (table.width = Math.max(table.width, table.row)), (table.row = 0), table.rows++;
+    else table.row++, table.cells++, (table.rows ||= 1); // a cell before any row has one made for it
+  }
+  // Tables left open at the end (markup cut short) are judged as they stand.
+  return open.some(tooLarge);
+}
+
 /** A grid Word builds in a few seconds (docx: ~0.1 ms and ~20 KB a slot; 500 rows of 40 columns took 2.6 s). */
 export const MAX_TABLE_SLOTS = 20_000;
 
@@ -90,4 +117,19 @@ export function rowsOf(table: Element): Element[] {
 
 export function cellsOf(row: Element): HTMLTableCellElement[] {
   return childElements<Element>(row).filter((e) => e.localName === 'td' || e.localName === 'th') as HTMLTableCellElement[];
+}
+
+/**
+ * A table's caption and rows as paragraphs, each row's cells parted by " | ": what the outputs that lay a table out
+ * (docx, pdf) make of one `fitTableSpans` found too large, whose words would otherwise cost a grid of padding.
+ */
+export function tableAsParagraphs(table: HTMLTableElement): HTMLElement[] {
+  const document = table.ownerDocument;
+  const paragraph = (nodes: Node[]) => {
+    const p = document.createElement('p');
+    p.append(...nodes);
+    return p;
+  };
+  const rows = rowsOf(table).map((row) => paragraph(cellsOf(row).flatMap((cell, i) => [...(i > 0 ? [document.createTextNode(' | ')] : []), ...cell.childNodes])));
+  return table.caption ? [paragraph([...table.caption.childNodes]), ...rows] : rows;
 }
