@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, readThenWrite, type Database } from '@folio/db';
@@ -17,6 +18,31 @@ function within10s<T>(work: Promise<T>): Promise<T | string> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<string>((r) => (timer = setTimeout(() => r('still waiting after 10 s'), 10_000)));
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A line to Postgres that can be cut: every connection through it is reset at once (the client reads ECONNRESET), as
+ * when Postgres is killed or the network drops, unlike pg_terminate_backend, which closes it cleanly.
+ */
+async function cuttableLine(databaseUrl: string): Promise<{ url: string; cut(): void; close(): void }> {
+  const target = new URL(databaseUrl);
+  const open = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    client.pipe(upstream).pipe(client);
+    open.add(client);
+    const drop = () => (open.delete(client), client.destroy(), upstream.destroy());
+    for (const socket of [client, upstream]) socket.on('error', drop).on('close', drop);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.href,
+    cut: () => [...open].forEach((client) => client.resetAndDestroy()),
+    close: () => server.close(),
+  };
 }
 
 describe('a transaction whose connection is lost', () => {
@@ -94,6 +120,67 @@ describe('a transaction whose connection is lost', () => {
       tx.release();
     } finally {
       await single.close();
+    }
+  });
+
+  it('fails what a reset connection is sent, before and after its close, and sends none of it on the next connection', async () => {
+    const line = await cuttableLine(inject('infra').DATABASE_URL!);
+    const single = connect(line.url, { max: 1 });
+    try {
+      for (const after of ['the error', 'the close']) {
+        const held = await single.sql.reserve();
+        await held`begin`;
+        await held`select 1`;
+        // The next caller waits for the one connection: once it is lost, the pool connects again for that caller.
+        const waiting = single.sql.reserve();
+        line.cut();
+        await expect(held`select 2`).rejects.toMatchObject({ code: 'ECONNRESET' });
+        if (after === 'the close') await new Promise((r) => setTimeout(r, 300));
+        // The transaction's ROLLBACK (readThenWrite's, after a failed read). postgres.js settled neither: one made
+        // between the socket's error and its close stayed the lost socket's query, and one made later ran on the
+        // connection made again, by then the next caller's (a probe: 10 of 10 hung, or ran there).
+        const rollback = await within10s(held`rollback`.execute().then(() => 'ran', (error: Error & { code?: string }) => `failed: ${error.code}`));
+        expect(rollback, after).toBe('failed: CONNECTION_CLOSED');
+        held.release();
+        const next = await within10s(waiting);
+        expect(typeof next, after).toBe('function');
+        const [{ n }] = (await (next as typeof held)`select 1 + ${1}::int as n`) as unknown as [{ n: number }];
+        expect(n).toBe(2);
+        (next as typeof held).release();
+      }
+    } finally {
+      await single.close();
+      line.close();
+    }
+  });
+
+  it('refuses what a sql.begin callback writes after the loss, so nothing of its transaction is committed', async () => {
+    const line = await cuttableLine(inject('infra').DATABASE_URL!);
+    const single = connect(line.url, { max: 1 });
+    const table = `loss_${process.pid}_${Date.now()}`;
+    await admin.sql`create table ${admin.sql(table)} (what text)`;
+    try {
+      let wrote!: (outcome: string) => void;
+      const late = new Promise<string>((resolve) => (wrote = resolve));
+      let waiting: Promise<unknown> = Promise.resolve();
+      const transaction = single.sql.begin(async (tx) => {
+        await tx`insert into ${tx(table)} values ('before the loss')`;
+        waiting = single.sql`select 1 as n`.execute();
+        line.cut();
+        await tx`select 2`.catch(() => {});
+        await new Promise((r) => setTimeout(r, 300));
+        // postgres.js sent this on the connection made again for the waiting query: outside any transaction, and
+        // committed (a probe: 5 of 5). The replay and the usage reservation write in such callbacks.
+        wrote(await tx`insert into ${tx(table)} values ('after the loss')`.then(() => 'written', (error: Error & { code?: string }) => `failed: ${error.code}`));
+      });
+      await expect(transaction).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+      await within10s(waiting);
+      expect(await within10s(late)).toBe('failed: CONNECTION_CLOSED');
+      expect(await admin.sql`select what from ${admin.sql(table)}`).toEqual([]);
+    } finally {
+      await admin.sql`drop table ${admin.sql(table)}`;
+      await single.close();
+      line.close();
     }
   });
 

@@ -53,12 +53,14 @@ export async function readThenWrite<R, W>(
     if (failed) throw failed.reason;
     return result;
   } catch (error) {
-    // A read failed (or BEGIN): nothing was written; end the transaction before the connection goes back. The wait is
-    // bounded: after the connection itself was lost (a reset while Postgres stops) the server has ended the
-    // transaction, and postgres.js 3.4.9 may never settle a ROLLBACK sent on it. Awaited unbounded, that held a
-    // projector's batch for ever and stranded its jobs (tests/postgres-outage, once; a probe stopping Postgres under
-    // these transactions caught one waiting here after ECONNRESET). A ROLLBACK that is only slow still runs first on
-    // the connection: postgres.js sends a connection's statements in order.
+    // A read failed (or BEGIN): nothing was written; end the transaction before the connection goes back. After the
+    // connection itself was lost (a reset while Postgres stops) the server has ended the transaction, and the
+    // ROLLBACK fails at once with CONNECTION_CLOSED: postgres.js 3.4.9 never settled one made between the socket's
+    // error and its close, and sent one made later on the connection made again for the next caller (patched in
+    // patches/postgres+3.4.9.patch; tests/postgres-connection-loss). Awaited unbounded, that held a projector's batch
+    // for ever and stranded its jobs (tests/postgres-outage, once). The wait stays bounded, so that no state of the
+    // client yet unseen can do that again; a ROLLBACK that is only slow still runs first on the connection, since
+    // postgres.js sends a connection's statements in order.
     if (open) await settledWithin(tx`rollback`.execute(), ROLLBACK_WAIT_MS);
     throw error;
   } finally {
