@@ -39,8 +39,9 @@ const TABLE_TAG = /<(\/?)(table|tr|td|th)[\s/>]/gi;
  * Whether serialised markup may hold a table `fitTableSpans` would find too large, read from its tags alone: each
  * table's rows × its widest row against the same limit, spans not counted (once fitted, a span that is left keeps its
  * grid within the limit). Markup is parsed again only where this says yes: most articles' tables are far from it,
- * and parsing a page of tables again costs tens of milliseconds. It errs only towards yes (a tag named in a comment
- * or an attribute is counted), never towards no.
+ * and parsing a page of tables again costs tens of milliseconds. It is meant for markup as the sanitiser serialises
+ * it, where every table tag is one (no comments; `<` escaped in text and attribute values). Elsewhere a table tag
+ * named in a comment or an attribute could mislead it either way, and a table it misses is laid out as it came.
  */
 export function mayHoldTooLargeTable(html: string): boolean {
   type Open = { rows: number; cells: number; width: number; row: number };
