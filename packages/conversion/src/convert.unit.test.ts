@@ -32,6 +32,17 @@ describe('conversion of supplied markdown and html (no network needed)', () => {
     expect(html.kind === 'content' && html.content.match(/<td>w<\/td>/g)).toHaveLength(1000);
   });
 
+  it('leaves no table tag in its markup that is not one, for the scan that finds tables too large to print', async () => {
+    // mayHoldTooLargeTable reads tags alone: a comment or an attribute holding "</table>" would mislead it.
+    const misleading = '<span title="</table><table>">x</span><!-- </table> -->';
+    for (const input of [{ kind: 'markdown', text: `a ${misleading}\n\n| a |\n|---|\n| b |` }, { kind: 'html', text: `<p>${misleading}</p><table><tr><td>b</td></tr></table>` }] as const) {
+      const result = await convert({ input, output: 'json', options });
+      if (result.kind !== 'content') throw new Error('expected content');
+      const html: string = JSON.parse(result.content).content_html;
+      expect(html.match(/<\/?table[\s>]/g), input.kind).toEqual(['<table>', '</table>']);
+    }
+  });
+
   it('renders GitHub-flavoured markdown into a script-free article page', async () => {
     const result = await markdown('html');
     expect(result.kind).toBe('content');
