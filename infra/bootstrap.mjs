@@ -49,11 +49,14 @@ function onPath(cmd) {
   return undefined;
 }
 
+/** What a command that did not succeed is reported as. */
+const commandFailed = (cmd, args, status) => new Error(`\`${cmd} ${args.join(' ')}\` failed (exit ${status})`);
+
 /** Runs a command with its output on our stderr (stdout stays clean); throws on failure. */
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: ['ignore', process.stderr, process.stderr], ...opts });
   if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`\`${cmd} ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})`);
+  if (r.status !== 0) throw commandFailed(cmd, args, r.status ?? r.signal);
 }
 
 /** `run` without blocking: resolves when the command succeeds, rejects as `run` throws. */
@@ -68,7 +71,7 @@ function runAsync(cmd, args, opts = {}) {
     child.once('exit', (code, signal) => {
       running.delete(child);
       if (code === 0) resolve();
-      else reject(new Error(`\`${cmd} ${args.join(' ')}\` failed (exit ${code ?? signal})`));
+      else reject(commandFailed(cmd, args, code ?? signal));
     });
   });
 }
@@ -79,7 +82,7 @@ function mvn(args, opts = {}) {
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.replace(/\x1b\[[0-9;]*m/g, '').trim();
   if (out) process.stderr.write(`${out}\n`);
   if (r.error) throw new Error(`mvn: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`\`mvn ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})`);
+  if (r.status !== 0) throw commandFailed('mvn', args, r.status ?? r.signal);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
