@@ -4,6 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, readThenWrite, type Database } from '@folio/db';
+import { ReplayLockLostError, ReplayRunningError, takeReplayLock } from '@folio/projections';
 import { freePort, startPostgres } from '../infra/services/index.ts';
 
 /**
@@ -180,6 +181,32 @@ describe('a transaction whose connection is lost', () => {
     } finally {
       await admin.sql`drop table ${admin.sql(table)}`;
       await single.close();
+      line.close();
+    }
+  });
+
+  it("notices a replay's lock lost with its connection, which another replay could then take", async () => {
+    const line = await cuttableLine(inject('infra').DATABASE_URL!);
+    const pool = connect(line.url, { max: 2 });
+    const other = connect(inject('infra').DATABASE_URL!, { max: 1 });
+    try {
+      const lock = await takeReplayLock(pool.sql);
+      await lock.held();
+      await expect(takeReplayLock(other.sql)).rejects.toBeInstanceOf(ReplayRunningError);
+      line.cut();
+      // The session that held the lock is gone, and the lock with it: a second replay could begin building into the
+      // same tables. The replay asks before it compares and before it swaps, and stops there.
+      await expect(lock.held()).rejects.toBeInstanceOf(ReplayLockLostError);
+      let taken: Awaited<ReturnType<typeof takeReplayLock>> | undefined;
+      for (let i = 0; i < 50 && !taken; i++) {
+        taken = await takeReplayLock(other.sql).catch(async () => void (await new Promise((r) => setTimeout(r, 200))));
+      }
+      expect(taken).toBeDefined();
+      await taken!.release();
+      await lock.release();
+    } finally {
+      await pool.close();
+      await other.close();
       line.close();
     }
   });

@@ -5,6 +5,7 @@ export * from './effects.ts';
 export * from './store.ts';
 export * from './runner.ts';
 export * from './replay.ts';
+export * from './replay-lock.ts';
 export * from './replay-fold.ts';
 export * from './replay-tables.ts';
 export * from './replay-verify.ts';

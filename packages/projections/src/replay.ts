@@ -9,16 +9,7 @@ import { actOnChanges } from './effects.ts';
 import { normalise } from './rows.ts';
 import type { JobRow } from './job.ts';
 import { verifyReplay, type Verification } from './replay-verify.ts';
-
-/** Held for a replay's whole run: two replays would build into the same schema. */
-const REPLAY_LOCK = 7_406_311_003;
-
-export class ReplayRunningError extends Error {
-  constructor() {
-    super('another replay is running');
-    this.name = 'ReplayRunningError';
-  }
-}
+import { takeReplayLock } from './replay-lock.ts';
 
 export interface ReplayProgress {
   phase: 'replaying' | 'indexing' | 'waiting for the live projection' | 'verifying' | 'catching up' | 'swapping';
@@ -75,14 +66,12 @@ export interface ReplayReport {
 export async function replayReadModels(options: ReplayOptions): Promise<ReplayReport> {
   const { sql, kafka, topics } = options;
   const waitMs = options.waitMs ?? 30_000;
-  const guard = await sql.reserve();
+  const lock = await takeReplayLock(sql);
   const replayDb = connect(options.databaseUrl, { max: 4, searchPath: REPLAY_SCHEMA });
   let started = performance.now();
   const progress = (phase: ReplayProgress['phase'], done = 0, total = 0) =>
     options.onProgress?.({ phase, done, total, seconds: (performance.now() - started) / 1000 });
   try {
-    const [{ locked }] = (await guard`select pg_try_advisory_lock(${REPLAY_LOCK}) as locked`) as unknown as [{ locked: boolean }];
-    if (!locked) throw new ReplayRunningError();
     const live = await liveSchema(sql);
     await createReplayTables(sql, live);
     const ends = await logEnds(kafka, allTopics(topics));
@@ -111,6 +100,8 @@ export async function replayReadModels(options: ReplayOptions): Promise<ReplayRe
     progress('waiting for the live projection');
     const liveBehind = await waitForLive(sql, live, ends, waitMs);
     progress('verifying');
+    // Tables another replay may have rebuilt meanwhile are not compared, let alone swapped in.
+    await lock.held();
     const verification = await verifyReplay(sql, live, ends);
 
     let swapped = false;
@@ -127,6 +118,7 @@ export async function replayReadModels(options: ReplayOptions): Promise<ReplayRe
           // No replay transaction may write while the tables change places.
           await follow.stop();
           await settleAhead(tx, live);
+          await lock.held();
           await swapTables(tx, live);
         });
       } finally {
@@ -137,8 +129,7 @@ export async function replayReadModels(options: ReplayOptions): Promise<ReplayRe
     return { events: fold.applied(), foldSeconds, ends, verification, liveBehind, unapplied: fold.unapplied, swapped };
   } finally {
     await replayDb.close();
-    await guard`select pg_advisory_unlock(${REPLAY_LOCK})`.catch(() => {});
-    guard.release();
+    await lock.release();
   }
 }
 
