@@ -62,6 +62,8 @@ body {
 h1, h2, h3, h4, h5, h6 { font-family: var(--folio-sans); line-height: 1.25; margin: 1.6em 0 0.5em; }
 h1 { font-size: 1.75em; } h2 { font-size: 1.45em; } h3 { font-size: 1.2em; } h4, h5, h6 { font-size: 1em; }
 p, ul, ol, dl, blockquote, pre, table, figure, details { margin: 0 0 1em; }
+/* A paragraph of many lines that print cuts in parts (conversion's printable-markup.ts): the parts follow on. */
+p.folio-continues { margin-block-end: 0; }
 ul, ol { padding-inline-start: 1.75em; }
 li > ul, li > ol { margin-block-end: 0; }
 li:has(> input[type="checkbox"]) { list-style: none; }

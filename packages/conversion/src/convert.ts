@@ -8,7 +8,7 @@ import { articleFrom, type Article } from './article.ts';
 import { ConversionError } from './errors.ts';
 import { settleImages, type ArrivedImage } from './images.ts';
 import { articleMeta } from './meta.ts';
-import { printableTables } from './print-tables.ts';
+import { printableMarkup } from './printable-markup.ts';
 
 export interface ConversionRequest {
   input: { kind: InputKind; text: string };
@@ -87,7 +87,7 @@ export async function prepare(request: ConversionRequest, deps: EngineDeps = {})
         document,
       };
     case 'pdf': {
-      const printable = { ...article, contentHtml: printableTables(article.contentHtml) };
+      const printable = { ...article, contentHtml: printableMarkup(article.contentHtml) };
       const { shown } = await withImagesThatArrived(printable, deps, { inline: true });
       return { kind: 'print', output, html: page(shown, options), pageSize: pageSizeOf(options), document };
     }
