@@ -34,7 +34,7 @@ export function printableMarkup(contentHtml: string): string {
 }
 
 /** Lines a block holds at most in print: a few pages. */
-export const LINES_A_BLOCK = 100;
+const LINES_A_BLOCK = 100;
 
 const LINE_BREAK = /<br[\s/>]/gi;
 
