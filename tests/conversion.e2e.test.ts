@@ -124,7 +124,9 @@ describe('every input to every output through POST /v2/convert', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'folio-pdf-')), 'out.pdf');
     writeFileSync(path, bytes);
     expect(execFileSync('pdftotext', [path, '-']).toString()).toContain('Paragraph 11 of the story');
-    expect(execFileSync('pdfinfo', [path]).toString()).toMatch(/Page size:\s+595\.\d+ x 841\.\d+/);
+    const info = execFileSync('pdfinfo', [path]).toString();
+    expect(info).toMatch(/Page size:\s+595\.\d+ x 841\.\d+/);
+    expect(info).toMatch(/Tagged:\s+yes/); // its structure for screen readers
   });
 
   it('makes a docx from markdown, asynchronously, readable back', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chromiumArgs } from './chromium.ts';
-import { pageSizeOf, printOptions } from './print-options.ts';
+import { pageSizeOf, printOptions, printsTagged, TAGGED_ELEMENTS_MAX } from './print-options.ts';
 
 describe('print options', () => {
   it('maps the page size, any case, and refuses others', () => {
@@ -17,6 +17,21 @@ describe('print options', () => {
     expect(options.preferCSSPageSize).toBe(false);
     expect(options.timeout).toBe(1234);
     expect(parseFloat(String(options.margin?.bottom))).toBeGreaterThan(10); // room for the footer
+  });
+
+  it('prints tagged unless told not to', () => {
+    expect(printOptions('letter', 1000).tagged).toBe(true);
+    expect(printOptions('letter', 1000, false).tagged).toBe(false);
+  });
+
+  it('prints a document tagged up to TAGGED_ELEMENTS_MAX elements, counting start tags only', () => {
+    const page = (n: number) => `<!doctype html><html><body>${'<p>a &lt;b&gt; x < y</p>\n<!-- note -->'.repeat(n)}</body></html>`;
+    // The page's own html and body are two of its elements; text, escaped or a lone `<`, end tags and comments are none.
+    expect(printsTagged(page(TAGGED_ELEMENTS_MAX - 2))).toBe(true);
+    expect(printsTagged(page(TAGGED_ELEMENTS_MAX - 1))).toBe(false);
+    expect(printsTagged('<P>upper case</P>'.repeat(TAGGED_ELEMENTS_MAX + 1))).toBe(false);
+    expect(printsTagged('')).toBe(true);
+    expect(printsTagged('ends with <')).toBe(true);
   });
 });
 

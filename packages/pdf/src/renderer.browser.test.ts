@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserLaunchError, PdfRenderer, RenderCrashedError, RendererClosedError, RenderTimeoutError } from './index.ts';
+import { TAGGED_ELEMENTS_MAX } from './print-options.ts';
 import { solidPng } from './test-support/png.ts';
 import fs from 'node:fs';
 import { pdfFonts, pdfImages, pdfInfo, pdfText, pdfWords } from './test-support/poppler.ts';
@@ -24,6 +25,15 @@ describe('PdfRenderer: what the PDF contains', () => {
     const text = await pdfText(pdf);
     expect(text).toContain('Quarterly report');
     expect(text).toContain('Revenue grew by twelve percent.');
+  });
+
+  it('prints a tagged PDF (its structure for screen readers), and untagged past TAGGED_ELEMENTS_MAX elements', async () => {
+    const tagged = await renderer.render(page('<h1>Report</h1><p>Revenue grew by <b>twelve</b> percent.</p><ul><li>one</li></ul>'), { pageSize: 'letter' });
+    expect((await pdfInfo(tagged)).Tagged).toBe('yes');
+    // Empty elements weigh nothing in print but count as elements: the size is the markup's, not the page count's.
+    const large = await renderer.render(page(`<p>Long document</p><p>${'<b></b>'.repeat(TAGGED_ELEMENTS_MAX)}</p>`), { pageSize: 'letter' });
+    expect((await pdfInfo(large)).Tagged).toBe('no');
+    expect(await pdfText(large)).toContain('Long document');
   });
 
   it('prints on letter by default and on A4 when asked (any case)', async () => {

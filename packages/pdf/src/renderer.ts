@@ -6,7 +6,7 @@ import { defaultExecutablePath, launchChromium } from './chromium.ts';
 import { EgressProxy, type EgressDecision } from './egress-proxy.ts';
 import { BrowserLaunchError, RenderCrashedError, RendererClosedError, RenderFailedError, RenderTimeoutError } from './errors.ts';
 import { processTreeMemory } from './memory.ts';
-import { pageSizeOf, printOptions, type PageSize } from './print-options.ts';
+import { pageSizeOf, printOptions, printsTagged, type PageSize } from './print-options.ts';
 import { closePrintPage, openPrintPage, type PrintPage } from './print-page.ts';
 import { PoolClosedError, WarmPool, type Lease } from './warm-pool.ts';
 
@@ -188,7 +188,7 @@ export class PdfRenderer {
       const { page, crash } = lease.resource;
       const print = (async () => {
         await page.setContent(job.html, { waitUntil: 'load', timeout: remaining(job.deadline) });
-        return Buffer.from(await page.pdf(printOptions(job.pageSize, remaining(job.deadline))));
+        return Buffer.from(await page.pdf(printOptions(job.pageSize, remaining(job.deadline), printsTagged(job.html))));
       })();
       print.catch(() => {}); // when the budget or a crash wins the race, the page is discarded and this fails late
       const pdf = await Promise.race([print, crash, aborted(job.budget)]);
