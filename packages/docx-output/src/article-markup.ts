@@ -9,11 +9,29 @@ import type { EmbeddableImage, ImageOutcome } from './image-loading.ts';
  */
 export function parseArticle(html: string): HTMLElement {
   const body = parseHtmlDocument(`<!DOCTYPE html><body>${html}`).body;
-  for (const element of body.querySelectorAll('script, noscript, template, base, link, meta, picture > source, svg')) {
+  for (const element of unwanted(body)) {
     const label = element.localName === 'svg' ? element.getAttribute('aria-label')?.trim() : undefined;
     element.replaceWith(...(label ? [body.ownerDocument.createTextNode(label)] : []));
   }
   return body;
+}
+
+const UNWANTED = new Set(['script', 'noscript', 'template', 'base', 'link', 'meta', 'svg']);
+
+/**
+ * The elements `parseArticle` drops, in document order, found in one walk. jsdom's selector engine answers a list
+ * such as `script, noscript, …` by collecting every element of each name over the whole tree, one name at a time:
+ * an eighth of a 20,000-row table's conversion.
+ */
+function unwanted(root: HTMLElement): Element[] {
+  const found: Element[] = [];
+  const walker = root.ownerDocument.createTreeWalker(root, 1 /* NodeFilter.SHOW_ELEMENT */);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node as Element;
+    const name = element.localName;
+    if (UNWANTED.has(name) || (name === 'source' && element.parentElement?.localName === 'picture')) found.push(element);
+  }
+  return found;
 }
 
 /**
