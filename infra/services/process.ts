@@ -176,8 +176,51 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-/** A TCP port that is free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
+/**
+ * A TCP port that is free on 127.0.0.1 right now, for a server another process will start on it moments later. It is
+ * taken outside the kernel's ephemeral range (`ip_local_port_range`): a port from that range (what listening on port 0
+ * gives) can meanwhile become the local end of any outgoing connection on the machine — a Kafka client's, a Postgres
+ * pool's — and the server then fails with EADDRINUSE (a test stack's API did, in a fresh-clone run of stop 50). Ports
+ * from FREE_PORTS, which no connection takes by itself, are picked at random, probed, and never handed out twice by
+ * this process; when the ephemeral range covers them all, the kernel chooses, as before.
+ */
+export async function freePort(): Promise<number> {
+  const candidates = portsOutside(ephemeralRange());
+  for (let attempt = 0; candidates.length > 0 && attempt < 100; attempt++) {
+    const port = candidates[Math.floor(Math.random() * candidates.length)]!;
+    if (handedOut.has(port) || !(await isPortFree(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  return kernelPort();
+}
+
+/** Where freePort looks first: below every fixed port of the development, test and benchmark stacks (15432 up). */
+export const FREE_PORTS = { first: 10_000, last: 14_999 };
+
+const handedOut = new Set<number>();
+
+/** The ports of FREE_PORTS outside `range`. */
+export function portsOutside(range: { first: number; last: number } | null): number[] {
+  const ports: number[] = [];
+  for (let port = FREE_PORTS.first; port <= FREE_PORTS.last; port++) {
+    if (!range || port < range.first || port > range.last) ports.push(port);
+  }
+  return ports;
+}
+
+/** The kernel's range for the local ports of outgoing connections (null where it cannot be read). */
+function ephemeralRange(): { first: number; last: number } | null {
+  try {
+    const [first, last] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    return Number.isInteger(first) && Number.isInteger(last) ? { first: first!, last: last! } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A port the kernel chooses (from its ephemeral range). */
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
