@@ -185,7 +185,7 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
  * this process; when the ephemeral range covers them all, the kernel chooses, as before.
  */
 export async function freePort(): Promise<number> {
-  const candidates = portsOutside(ephemeralRange());
+  candidates ??= portsOutside(ephemeralRange());
   for (let attempt = 0; candidates.length > 0 && attempt < 100; attempt++) {
     const port = candidates[Math.floor(Math.random() * candidates.length)]!;
     if (handedOut.has(port) || !(await isPortFree(port))) continue;
@@ -199,6 +199,8 @@ export async function freePort(): Promise<number> {
 export const FREE_PORTS = { first: 10_000, last: 14_999 };
 
 const handedOut = new Set<number>();
+/** FREE_PORTS outside the ephemeral range, read once: the range does not change while a process runs. */
+let candidates: number[] | undefined;
 
 /** The ports of FREE_PORTS outside `range`. */
 export function portsOutside(range: { first: number; last: number } | null): number[] {

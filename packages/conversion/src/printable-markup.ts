@@ -76,9 +76,7 @@ function breaksIn(element: Element): number {
 function linesInGroups(element: Element): Node[][] {
   const groups: Node[][] = [[]];
   let lines = 0;
-  const nodes: Node[] = [];
-  for (let node = element.firstChild; node; node = node.nextSibling) nodes.push(node);
-  for (const node of nodes) {
+  for (let node = element.firstChild; node; node = node.nextSibling) {
     groups.at(-1)!.push(node);
     if (node.nodeType === node.ELEMENT_NODE && (node as Element).localName === 'br' && ++lines % LINES_A_BLOCK === 0) groups.push([]);
   }
