@@ -55,6 +55,26 @@ export function parseHtmlDocument(html: string, url: string | null = null): Docu
   return document;
 }
 
+/**
+ * The address a document's relative links resolve against: `document.baseURI`, which jsdom answers with
+ * `querySelector("base[href]")` over the whole document at every read. A page without a `<base>` (most) was walked to its
+ * end each time: 6 ms a read on a large page (measured; 2 % of extraction's time over WCXB's pages). This walk stops at
+ * the first `<base>`, which belongs in the head; without one the document's own address is its base, as jsdom's
+ * fallback gives it (an about:blank document, whose fallback may be another's, is left to jsdom).
+ */
+export function baseAddress(document: Document): string {
+  if (document.URL === 'about:blank' || hasBaseWithHref(document)) return document.baseURI;
+  return document.URL;
+}
+
+function hasBaseWithHref(parent: ParentNode): boolean {
+  for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+    if (child.localName === 'base' && child.hasAttribute('href')) return true;
+    if (child.firstElementChild && hasBaseWithHref(child)) return true;
+  }
+  return false;
+}
+
 /** The window a document from `parseHtmlDocument` was parsed in (undefined for any other document). */
 export function windowOf(document: Document): DomWindow | undefined {
   return parsedIn.get(document);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childElements, parseHtmlDocument, parseLightBody, RECYCLE_AFTER_DOCUMENTS, windowFor, windowOf } from './index.ts';
+import { baseAddress, childElements, parseHtmlDocument, parseLightBody, RECYCLE_AFTER_DOCUMENTS, windowFor, windowOf } from './index.ts';
 
 describe('the thread’s window', () => {
   it('parses documents at their own address, one after another', () => {
@@ -62,5 +62,28 @@ describe('childElements', () => {
     const list = parseHtmlDocument(`<ul>${'<li>x</li>'.repeat(5)}</ul>`).querySelector('ul')!;
     for (const item of childElements(list)) item.remove();
     expect(list.children.length).toBe(0);
+  });
+});
+
+describe('baseAddress: what relative links resolve against, as `document.baseURI` says it', () => {
+  const cases: Array<[string, string, string | null]> = [
+    ['no base', '<p><a href="x">x</a></p>', 'https://news.example/2024/story'],
+    ['a base in the head', '<head><base href="https://cdn.example/assets/"></head><body><p>x</p></body>', 'https://news.example/2024/story'],
+    ['a relative base', '<head><base href="../archive/"></head><body><p>x</p></body>', 'https://news.example/2024/story'],
+    ['a base without href, then one with', '<head><base target="_blank"><base href="/other/"></head><body></body>', 'https://news.example/2024/story'],
+    ['a base late in the body', `<body>${'<div><p>deep</p></div>'.repeat(50)}<base href="https://late.example/"></body>`, 'https://news.example/2024/story'],
+    ['a base that does not parse', '<head><base href="https://[bad"></head><body></body>', 'https://news.example/2024/story'],
+    ['no address at all', '<p>x</p>', null],
+  ];
+  for (const [name, html, url] of cases) {
+    it(`${name}`, () => {
+      const document = parseHtmlDocument(html, url);
+      expect(baseAddress(document)).toBe(document.baseURI);
+    });
+  }
+
+  it('names the page itself when it has no base, and the base when it has one', () => {
+    expect(baseAddress(parseHtmlDocument('<p>x</p>', 'https://news.example/2024/story'))).toBe('https://news.example/2024/story');
+    expect(baseAddress(parseHtmlDocument('<head><base href="../archive/"></head>', 'https://news.example/2024/story'))).toBe('https://news.example/archive/');
   });
 });

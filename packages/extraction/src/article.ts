@@ -1,5 +1,4 @@
 import { hostOf } from './host.ts';
-import { Readability } from '@mozilla/readability';
 import { cleanArticle } from './cleanup.ts';
 import { removeDuplicateBlocks } from './duplicate-blocks.ts';
 import { elementsNamed, tagSet } from './elements.ts';
@@ -17,6 +16,7 @@ import {
 import { removeOtherProducts } from './other-products.ts';
 import { removeCustomerReviews } from './customer-reviews.ts';
 import { prepareForReadability, type Prepared } from './prepare.ts';
+import { FastReadability } from './readability.ts';
 import { openCollapsedPanels } from './collapsed-panels.ts';
 import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
 import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
@@ -216,22 +216,6 @@ function freshDocument(
   readyForReadability(document, stash, segmentPlaces);
   withoutCustomerReviews(document, product);
   return document;
-}
-
-/**
- * Readability as published, but for how it collects elements by tag name: it asks jsdom's `querySelectorAll` with a
- * selector list ("h1,h2", "img,picture,figure"…) hundreds of times a page, which made that a seventh of extraction's
- * time. The override returns the same elements (descendants, document order) from a walk over element children.
- */
-class FastReadability extends Readability<Element> {
-  private static readonly names = new Map<string, ReadonlySet<string>>();
-
-  _getAllNodesWithTag(node: ParentNode, tagNames: string[]): Element[] {
-    const key = tagNames.join(',');
-    let names = FastReadability.names.get(key);
-    if (!names) FastReadability.names.set(key, (names = tagSet(...tagNames.map((t) => t.toLowerCase()))));
-    return elementsNamed(node, names);
-  }
 }
 
 /** Titles sometimes arrive entity-encoded twice ("win this&nbsp;"): the common leftovers are decoded. */

@@ -1,3 +1,4 @@
+import { baseAddress } from '@folio/dom';
 import { closestNamed, elementsNamed, firstNamed, tagSet } from './elements.ts';
 
 /**
@@ -32,7 +33,7 @@ export interface ImageContext {
 }
 
 export function resolveLazyImages(document: Document, context: ImageContext): void {
-  const base = document.baseURI;
+  const base = baseAddress(document);
   // One walk for all three kinds (each query is a full walk of the page in jsdom).
   const found = elementsNamed(document, IMAGES_AND_FALLBACKS);
   unwrapNoscriptImages(found.filter((e) => e.localName === 'noscript'));

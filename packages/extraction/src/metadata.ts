@@ -1,3 +1,4 @@
+import { baseAddress } from '@folio/dom';
 import { hostOf } from './host.ts';
 import { absolute } from './lazy-images.ts';
 import { closestNamed, elementsNamed, tagSet } from './elements.ts';
@@ -63,7 +64,7 @@ function gather(document: Document): MetadataElements {
 }
 
 export function readMetadata(document: Document): PageMetadata {
-  const base = document.baseURI;
+  const base = baseAddress(document);
   const elements = gather(document);
   const meta = metaValues(elements.metas);
   const nodes = jsonLdNodes(elements.jsonLd);

@@ -1,5 +1,5 @@
 import { descendants, elementsNamed, tagSet } from './elements.ts';
-import { childElements } from '@folio/dom';
+import { baseAddress, childElements } from '@folio/dom';
 import { removeWithLabel, Site } from './related-links.ts';
 import { normalisedText, words } from './text-measure.ts';
 
@@ -21,7 +21,7 @@ const A = tagSet('a');
 
 /** Whether any run was removed. */
 export function removeOtherProducts(root: Element): boolean {
-  const base = root.ownerDocument.baseURI;
+  const base = baseAddress(root.ownerDocument);
   const site = new Site(base);
   const page = pageOf(base);
   // A card links to another page: a link to this one (a variant's `?size=`, an anchor) is the product's own.

@@ -1,5 +1,5 @@
 import { linkDensity, normalisedText, words } from './text-measure.ts';
-import { childElements } from '@folio/dom';
+import { baseAddress, childElements } from '@folio/dom';
 import { closestNamed, elementsNamed, firstNamed, tagSet } from './elements.ts';
 
 /**
@@ -29,7 +29,7 @@ const BR = tagSet('br');
 const LINKS_AND_MEDIA = tagSet('a', 'img', 'picture', 'video', 'iframe');
 
 export function removeRelatedLinks(root: Element): void {
-  const site = new Site(root.ownerDocument.baseURI);
+  const site = new Site(baseAddress(root.ownerDocument));
   const isListOfLinks = (list: Element) => isLinkList(list) && site.linksAreInternal(list);
   const isLineOfLinks = (block: Element) => isLinkLine(block) && site.linksAreInternal(block);
   const isPrefixedLink = (block: Element) => isPrefixedLine(block) && site.linksAreInternal(block);
