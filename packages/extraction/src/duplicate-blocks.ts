@@ -7,9 +7,9 @@ import { tagSet } from './elements.ts';
  * and in a tab, a post printed twice by a theme. The reader meets it twice; the later copy goes, whole, with its
  * headings and images. A copy is a block holding other blocks, or at least two lines in a row; a single line printed
  * again among lines of its own is part of what surrounds it (a meal plan's repeated dish, the line of description
- * cards of one grid share). Only text long enough to be a statement counts. A list item, a table cell and code are
- * never looked into (a plan's features repeat from column to column, a command from step to step); a whole list or
- * table printed again counts as one line.
+ * cards of one grid share). Only text long enough to be a statement counts. A table cell and code are never looked
+ * into, and a list item only for a passage of several blocks (a plan's features repeat from column to column, a
+ * command from step to step); a whole list or table printed again counts as one line.
  */
 const MIN_WORDS = 12;
 /** A line (a block without blocks inside) must be longer to count at all. */
@@ -19,16 +19,25 @@ const BLOCKS = tagSet('p', 'div', 'section', 'article', 'aside', 'header', 'foot
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 /** Looked into for copies no further: their parts belong to them. */
 const WHOLE = tagSet('li', 'dd', 'dt', 'table', 'pre', 'code', 'figure');
+/**
+ * Of those, parts that may be a thread's posts or a feed's entries: looked into for a passage of several blocks and
+ * 25 words or more printed again, such as a reply's preview of the post it answers (NodeBB prints the whole earlier
+ * post there, clamped to a line by its CSS). A plan's features, lines of their own, still repeat freely.
+ */
+const ENTRIES = tagSet('li', 'dd');
 
 /** Removes the copies; true when there were any. */
 export function removeDuplicateBlocks(content: Element): boolean {
   const seen = new Map<string, Element>();
   const copies: Element[] = [];
-  const visit = (parent: Element) => {
+  const visit = (parent: Element, inEntry: boolean) => {
     for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
       if (BLOCKS.has(child.localName) || WHOLE.has(child.localName)) {
         const words = lowerCaseWords(child.textContent ?? '');
-        if (words.length >= (holdsBlocks(child) ? MIN_WORDS : MIN_LINE_WORDS)) {
+        const blocks = holdsBlocks(child);
+        // Inside an entry only a passage of several blocks counts (see ENTRIES).
+        const least = inEntry ? (blocks ? MIN_LINE_WORDS : Infinity) : blocks ? MIN_WORDS : MIN_LINE_WORDS;
+        if (words.length >= least) {
           const key = words.join(' ');
           const first = seen.get(key);
           // The first holder may be an ancestor with no other text (a wrapper around this block): that is one copy.
@@ -39,10 +48,11 @@ export function removeDuplicateBlocks(content: Element): boolean {
           if (!first) seen.set(key, child);
         }
       }
-      if (!WHOLE.has(child.localName) && child.firstElementChild) visit(child);
+      const entry = ENTRIES.has(child.localName);
+      if ((entry || !WHOLE.has(child.localName)) && child.firstElementChild) visit(child, inEntry || entry);
     }
   };
-  visit(content);
+  visit(content, false);
   const isCopy = new Set(copies);
   const besideCopy = (line: Element) => [line.previousElementSibling, line.nextElementSibling].some((e) => e !== null && isCopy.has(e));
   const removed = copies.filter((c) => holdsBlocks(c) || besideCopy(c));

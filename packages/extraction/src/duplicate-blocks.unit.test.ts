@@ -40,4 +40,17 @@ describe('removeDuplicateBlocks: what the content prints twice', () => {
     expect(dedupe(`${plan}<p>${LONG_B}</p><p>Between.</p>${plan}<p>${LONG_B}</p>`).blocks.filter((b) => b === 'Basic')).toHaveLength(1);
     expect(dedupe(`${plan}<p>Between.</p>${plan}`).blocks.filter((b) => b === 'Basic')).toHaveLength(2);
   });
+
+  it('removes a reply’s preview of the whole post it answers, inside a thread’s list of posts', () => {
+    const post = (id: string, body: string) => `<li class="post" id="${id}"><div class="author">${id}</div><div class="content">${body}</div></li>`;
+    const first = `<p>${LONG_A}</p><p>${LONG_B}</p>`;
+    const reply = `<div class="parent-preview">${first}</div><div class="content"><p>${DISH}</p></div>`;
+    const { removed, blocks } = dedupe(`<ul>${post('one', first)}<li class="post">${reply}</li></ul>`);
+    expect(removed).toBe(true);
+    expect(blocks.filter((b) => b === LONG_A.slice(0, 20))).toHaveLength(1);
+    expect(blocks).toContain(DISH.slice(0, 20));
+    // One paragraph quoted again in a reply is a line, not a passage: replies quote, and the quote stays.
+    const quoted = dedupe(`<ul>${post('one', first)}<li class="post"><blockquote><p>${LONG_A}</p></blockquote><p>${DISH}</p></li></ul>`);
+    expect(quoted.removed).toBe(false);
+  });
 });
