@@ -1,5 +1,6 @@
 import { removeArticleHead } from './article-head.ts';
 import { removeFurniture } from './boilerplate.ts';
+import { removeHiddenByUtilities } from './hidden-utilities.ts';
 import { markCaptions } from './captions.ts';
 import { removeNotices } from './notices.ts';
 import { removeRelatedLinks } from './related-links.ts';
@@ -18,6 +19,7 @@ import { elementsWithAttribute } from './elements.ts';
  */
 export function cleanArticle(content: Element, titles: readonly string[], entries = false): void {
   markCaptions(content);
+  removeHiddenByUtilities(content);
   removeFurniture(content);
   // A run of entries (repeated-blocks.ts) is often a list of links to the site's own pages: that list is the content.
   if (!entries) removeRelatedLinks(content);
