@@ -12,9 +12,10 @@ import { elementsWithAttribute } from './elements.ts';
 
 /**
  * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
- * so its choice is not shifted): furniture inside the container, lists and lines of links to the site's other
- * stories, notices, quotes of what the document already said, screen readers' copies of text shown beside them, labels
- * scrambled with hidden noise, the head's repeated headline, byline and date, and paragraphs that are only spacing.
+ * so its choice is not shifted): what a CSS framework's utility class hides at every width, furniture inside the
+ * container, lists and lines of links to the site's other stories, notices, quotes of what the document already said,
+ * screen readers' copies of text shown beside them, labels scrambled with hidden noise, the head's repeated headline,
+ * byline and date, and paragraphs that are only spacing.
  * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
  */
 export function cleanArticle(content: Element, titles: readonly string[], entries = false): void {
