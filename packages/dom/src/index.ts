@@ -75,6 +75,27 @@ function hasBaseWithHref(parent: ParentNode): boolean {
   return false;
 }
 
+/**
+ * The elements under `root` whose local name is one of `names`, in document order. A walk over element children,
+ * because jsdom's `querySelectorAll` with a selector list costs about five times as much (measured: 320 µs against
+ * 65 µs on a 1,500-word page; such a list answered one name at a time over the whole tree was an eighth of a
+ * 20,000-row table's docx), and extraction asks for such lists hundreds of times a page.
+ */
+export function elementsNamed(root: ParentNode, names: ReadonlySet<string>): Element[] {
+  const found: Element[] = [];
+  const visit = (parent: ParentNode) => {
+    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+      if (names.has(child.localName)) found.push(child);
+      if (child.firstElementChild) visit(child);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+/** A set of local names, for `elementsNamed` and its kin. */
+export const tagSet = (...localNames: string[]): ReadonlySet<string> => new Set(localNames);
+
 /** The window a document from `parseHtmlDocument` was parsed in (undefined for any other document). */
 export function windowOf(document: Document): DomWindow | undefined {
   return parsedIn.get(document);

@@ -1,19 +1,7 @@
-/**
- * The elements under `root` whose local name is one of `names`, in document order. A walk over element children,
- * because jsdom's `querySelectorAll` with a selector list costs about five times as much (measured: 320 µs against
- * 65 µs on a 1,500-word page) and extraction asks for such lists hundreds of times a page.
- */
-export function elementsNamed(root: ParentNode, names: ReadonlySet<string>): Element[] {
-  const found: Element[] = [];
-  const visit = (parent: ParentNode) => {
-    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
-      if (names.has(child.localName)) found.push(child);
-      if (child.firstElementChild) visit(child);
-    }
-  };
-  visit(root);
-  return found;
-}
+import { elementsNamed, tagSet } from '@folio/dom';
+
+// The walk by local names, shared with the other packages that read documents (docx-output), lives in @folio/dom.
+export { elementsNamed, tagSet };
 
 /** The first element under `root`, in document order, whose local name is one of `names` (`querySelector`). */
 export function firstNamed(root: ParentNode, names: ReadonlySet<string>): Element | null {
@@ -44,8 +32,6 @@ export function elementsWithAttribute(root: ParentNode, attributes: readonly str
   return found;
 }
 
-/** A set of local names, for the functions above. */
-export const tagSet = (...localNames: string[]): ReadonlySet<string> => new Set(localNames);
 
 /** Every element under `root`, in document order (`querySelectorAll('*')`). */
 export function descendants(root: ParentNode): Element[] {
