@@ -25,6 +25,14 @@ export const MIN_BLOCKS = 3;
 /** …each with this much text on average (characters without whitespace): an entry, not a menu's label. */
 export const MIN_MEAN_BLOCK = 40;
 
+/**
+ * …or this much, when (nearly) every block holds a picture: a grid's product cards name a product and its price in
+ * twenty-odd characters, under a menu's entry's length but beside an image no menu item has.
+ */
+export const MIN_MEAN_CARD = 15;
+/** The share of a run's blocks that must hold a picture for it to be a run of cards. */
+export const CARD_SHARE = 0.8;
+
 /** No block may hold more than this share of the run's text. */
 export const MAX_BLOCK_SHARE = 0.7;
 
@@ -97,7 +105,7 @@ export function repeatedBlocksOf(document: Document): RepeatedBlocks | null {
 }
 
 function bestRun(children: Array<[Element, number]>): { length: number; count: number } | null {
-  const groups = new Map<string, { length: number; count: number; largest: number }>();
+  const groups = new Map<string, { length: number; count: number; largest: number; blocks: Element[] }>();
   for (const [child, length] of children) {
     if (NOT_BLOCKS.has(child.localName) || length === 0) continue;
     const key = signature(child);
@@ -106,11 +114,13 @@ function bestRun(children: Array<[Element, number]>): { length: number; count: n
       group.length += length;
       group.count++;
       group.largest = Math.max(group.largest, length);
-    } else groups.set(key, { length, count: 1, largest: length });
+      group.blocks.push(child);
+    } else groups.set(key, { length, count: 1, largest: length, blocks: [child] });
   }
   let best: { length: number; count: number } | null = null;
-  for (const [key, { length, count, largest }] of groups) {
-    if (count < MIN_BLOCKS || length < count * MIN_MEAN_BLOCK) continue;
+  for (const [key, { length, count, largest, blocks }] of groups) {
+    if (count < MIN_BLOCKS || length < count * MIN_MEAN_CARD) continue;
+    if (length < count * MIN_MEAN_BLOCK && !areCards(blocks)) continue;
     // Plain <div>s without a class are any layout's columns: alike only when there are many.
     if (key === PLAIN_DIV && count < MIN_PLAIN_BLOCKS) continue;
     // One block holding most of the run is a page's column beside its header and footer, not one entry of many.
@@ -118,6 +128,13 @@ function bestRun(children: Array<[Element, number]>): { length: number; count: n
     if (!best || length > best.length) best = { length, count };
   }
   return best;
+}
+
+/** Whether nearly every block holds a picture (an `<img>`, or a `<picture>` whose image is a `<source>`). */
+function areCards(blocks: Element[]): boolean {
+  let pictured = 0;
+  for (const block of blocks) if (block.querySelector('img, picture')) pictured++;
+  return pictured >= blocks.length * CARD_SHARE;
 }
 
 /** Tag and class names, digits dropped (`post-17` and `post-18` are alike), in any order. */

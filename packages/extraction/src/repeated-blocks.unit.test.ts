@@ -54,6 +54,22 @@ describe('repeatedBlocksOf', () => {
     expect(repeatedBlocksOf(parseDocument(page(labels), URL))).toBeNull();
   });
 
+  it('takes a grid of short cards, each with its picture, which a menu of short labels never is', () => {
+    const cards = (picture: (i: number) => string) => `<div class="grid">${['Roc Loc 5', 'Caden Vent', 'Scamp II', 'Register II']
+      .map((name, i) => `<div class="tile">${picture(i)}<a href="/p/${i}">${name} Light</a><span>$2${i}.95</span></div>`).join('')}</div>`;
+    const pictured = repeatedBlocksOf(parseDocument(page(cards((i) => `<img src="/p/${i}.jpg" alt="">`)), URL));
+    expect(pictured?.element.className).toBe('grid');
+    expect(pictured?.count).toBe(4);
+    // A <picture> whose image is only its <source>s is a picture all the same.
+    expect(repeatedBlocksOf(parseDocument(page(cards(() => '<picture><source srcset="/p.webp"></picture>')), URL))?.count).toBe(4);
+    // Without pictures the same blocks are too short to be entries; with one picture in four, they are not cards.
+    expect(repeatedBlocksOf(parseDocument(page(cards(() => '')), URL))).toBeNull();
+    expect(repeatedBlocksOf(parseDocument(page(cards((i) => (i === 0 ? '<img src="/x.jpg" alt="">' : ''))), URL))).toBeNull();
+    // Even pictured, a block must say something more than a label.
+    const icons = `<ul>${['Home', 'Shop', 'Blog', 'Help'].map((j) => `<li><img src="/${j}.svg" alt="">${j}</li>`).join('')}</ul>`;
+    expect(repeatedBlocksOf(parseDocument(page(icons), URL))).toBeNull();
+  });
+
   it('says when the blocks are a comment section', () => {
     const comments = `<div id="comments"><ol>${JOBS.map((j) => `<li class="comment">${j}</li>`).join('')}</ol></div>`;
     expect(repeatedBlocksOf(parseDocument(page(comments), URL))?.comments).toBe(true);
