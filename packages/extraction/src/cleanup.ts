@@ -6,7 +6,7 @@ import { removeNotices } from './notices.ts';
 import { removeRelatedLinks } from './related-links.ts';
 import { removeRepeatedQuotes } from './repeated-quotes.ts';
 import { removeScrambledLabels } from './scrambled-labels.ts';
-import { removeScreenReaderTwins } from './screen-reader-twins.ts';
+import { removeScreenReaderText } from './screen-reader-text.ts';
 import { removeSpacers } from './spacers.ts';
 import { elementsWithAttribute } from './elements.ts';
 
@@ -14,7 +14,7 @@ import { elementsWithAttribute } from './elements.ts';
  * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
  * so its choice is not shifted): what a CSS framework's utility class hides at every width, furniture inside the
  * container, lists and lines of links to the site's other stories, notices, quotes of what the document already said,
- * screen readers' copies of text shown beside them, labels scrambled with hidden noise, the head's repeated headline,
+ * what a screen reader alone is told of a control or of text shown beside it, labels scrambled with hidden noise, the head's repeated headline,
  * byline and date, and paragraphs that are only spacing.
  * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
  */
@@ -26,7 +26,7 @@ export function cleanArticle(content: Element, titles: readonly string[], entrie
   if (!entries) removeRelatedLinks(content);
   removeNotices(content);
   removeRepeatedQuotes(content);
-  removeScreenReaderTwins(content);
+  removeScreenReaderText(content);
   removeScrambledLabels(content);
   removeArticleHead(content, titles);
   removeSpacers(content);

@@ -1,18 +1,18 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from './index.ts';
-import { removeScreenReaderTwins } from './screen-reader-twins.ts';
+import { removeScreenReaderText } from './screen-reader-text.ts';
 import { nodeToText } from './text.ts';
 
-/** The text of some content without the screen readers' copies of what it shows. */
+/** The text of some content without what it tells screen readers alone. */
 function withoutTwins(html: string): { text: string; removed: number } {
   const { document } = new JSDOM(`<body><div id="content">${html}</div></body>`).window;
   const root = document.getElementById('content')!;
-  const removed = removeScreenReaderTwins(root);
+  const removed = removeScreenReaderText(root);
   return { text: nodeToText(root), removed };
 }
 
-describe('removeScreenReaderTwins', () => {
+describe('removeScreenReaderText', () => {
   it('removes a hidden copy of the text its parent shows', () => {
     expect(withoutTwins('<p><span class="bold">EUR 163.12<span class="clipped">EUR 163.12</span></span> incl. VAT</p>')).toEqual({ text: 'EUR 163.12 incl. VAT', removed: 1 });
   });
@@ -22,9 +22,19 @@ describe('removeScreenReaderTwins', () => {
     expect(withoutTwins('<div><span class="visually-hidden">Price</span><span>Price</span></div>').text).toBe('Price');
   });
 
-  it('keeps what a screen reader alone is told', () => {
-    expect(withoutTwins('<p><a href="/x">Read more<span class="sr-only"> about the harbour</span></a></p>')).toEqual({ text: 'Read more about the harbour', removed: 0 });
-    expect(withoutTwins('<p><span class="screen-reader-text">Rating:</span> 4.5 of 5</p>').removed).toBe(0);
+  it('keeps what a screen reader alone is told in the text', () => {
+    expect(withoutTwins('<p><span class="screen-reader-text">Rating:</span> 4.5 of 5</p>')).toEqual({ text: 'Rating: 4.5 of 5', removed: 0 });
+    expect(withoutTwins('<p><span class="sr-only">Original price was: $30.00.</span><del>$30.00</del></p>').removed).toBe(0);
+  });
+
+  it('removes what a link, a button, a label or a summary announces about itself', () => {
+    expect(withoutTwins('<p>See <a href="/x">the plan<span class="sr-only"> (opens in a new tab)</span></a>.</p>')).toEqual({ text: 'See the plan.', removed: 1 });
+    expect(withoutTwins('<ul><li><a href="/p?c=oak"><img src="/oak.jpg" alt=""><span class="visually-hidden">Option: BILLY, Bookcase, oak effect</span></a></li></ul>').removed).toBe(1);
+    expect(withoutTwins('<div><button><span class="visually-hidden">Open submenu</span>+</button></div>').removed).toBe(1);
+    expect(withoutTwins('<fieldset><input type="radio" id="s"><label for="s">1 lb<span class="visually-hidden">Variant sold out or unavailable</span></label></fieldset>').text).toBe('1 lb');
+    expect(withoutTwins('<details><summary>Sizes<span class="sr-only">Show</span></summary><p>S, M, L</p></details>').text).not.toContain('Show');
+    // A skip link is a control itself.
+    expect(withoutTwins('<a class="sr-only" href="#main">Skip to content</a><p>Body text.</p>').text).toBe('Body text.');
   });
 
   it('keeps the only copy left, and copies that are not next to each other', () => {

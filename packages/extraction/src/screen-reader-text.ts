@@ -1,17 +1,21 @@
 import { elementsWithAttribute } from './elements.ts';
 
 /**
- * Text a page writes twice, once for the eye and once for screen readers: a price "EUR 163.12" with a visually
- * hidden "EUR 163.12" inside it, a card's title beside its clipped copy. CSS hides the copy (`sr-only`,
- * `visually-hidden`, `screen-reader-text`, `clipped` …), which is not read here, so every output would read
- * "EUR 163.12EUR 163.12". A visually hidden element goes when what it says is said right beside it: the rest of its
- * parent, or the element next to it, reads the same. A screen reader's copy that says something of its own ("Rating:",
- * "opens in a new window", a label for an icon) stays: it is the only place that text is.
+ * Text a page writes for screen readers alone, which CSS hides from the eye (`sr-only`, `visually-hidden`,
+ * `screen-reader-text`, `clipped` …) and which is not read here: a document prints what the page shows.
+ * - What a control announces about itself goes: the hidden text of a link, a button, a label or a summary ("Opens in a
+ *   new tab", "Open submenu", "Variant sold out or unavailable", a colour swatch's "Option: BILLY, Bookcase, oak
+ *   effect"). A reader of the page sees the control's own text, or its picture, and nothing more.
+ * - A copy of text shown beside it goes: a price "EUR 163.12" with a visually hidden "EUR 163.12" inside it, a card's
+ *   title beside its clipped copy, which every output would read as "EUR 163.12EUR 163.12".
+ * - Anything else a screen reader is told stays ("Rating:" before "4.5 of 5", "Original price was:" before a price
+ *   struck through): it is the only place that text is, and it reads as part of the page's own sentences.
  */
 const VISUALLY_HIDDEN = /^(?:[a-z]+-)?(?:sr-only|sr-text|visually-?hidden|visually_hidden|screen-?reader(?:-(?:text|only))?|a11y-(?:hidden|only|text)|assistive-text|hidden-visually|element-invisible|clipped)$/i;
+const CONTROLS = 'a, button, label, summary';
 
-/** How many copies were removed. */
-export function removeScreenReaderTwins(root: Element): number {
+/** How many visually hidden elements were removed. */
+export function removeScreenReaderText(root: Element): number {
   let removed = 0;
   // A parent's text is measured once: thousands of copies in one parent must not each read all of it.
   const lengths = new Map<Element, number>();
@@ -22,13 +26,21 @@ export function removeScreenReaderTwins(root: Element): number {
     const own = element.textContent ?? '';
     const said = normalised(own);
     if (!/[\p{L}\p{N}]/u.test(said)) continue;
-    // The rest of the parent can only read the same when it is about as long (white space aside).
-    if (saidBeside(element, parent, said, lengthOf(parent) <= 3 * own.length + 200)) {
+    const goes = announcesControl(element, root) ||
+      // The rest of the parent can only read the same when it is about as long (white space aside).
+      saidBeside(element, parent, said, lengthOf(parent) <= 3 * own.length + 200);
+    if (goes) {
       element.remove();
       removed++;
     }
   }
   return removed;
+}
+
+/** Whether the element is, or is inside, a control of the content's own. */
+function announcesControl(element: Element, root: Element): boolean {
+  const control = element.closest(CONTROLS);
+  return control !== null && root.contains(control);
 }
 
 function isVisuallyHidden(element: Element): boolean {
