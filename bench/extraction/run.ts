@@ -365,7 +365,10 @@ if (process.env.BENCH_COMPARE) {
   const changes = wcxbRows.filter((x) => before.wcxb[x.page.id]).map((x) => ({ x, d: x.score.f1 - before.wcxb[x.page.id]!.f1 }))
     .filter((c) => Math.abs(c.d) > 0.001);
   lines.push(`wcxb pages changed: ${changes.filter((c) => c.d > 0).length} better, ${changes.filter((c) => c.d < 0).length} worse`);
-  for (const c of changes.sort((a, b) => a.d - b.d).slice(0, 8)) {
+  // The pages that lost most, then those that gained most.
+  const worse = changes.filter((c) => c.d < 0).sort((a, b) => a.d - b.d).slice(0, 8);
+  const better = changes.filter((c) => c.d > 0).sort((a, b) => b.d - a.d).slice(0, 5);
+  for (const c of [...worse, ...better]) {
     lines.push(`  ${c.d < 0 ? 'worse' : 'better'} ${c.x.page.id} fold ${c.x.fold} ${c.x.page.kind} ${signed(c.d)} → ${f(c.x.score.f1)}`);
   }
   const arts = articleRows.filter((x) => before.articles[x.page.id]).map((x) => ({ x, d: x.titled.f1 - before.articles[x.page.id]!.f1 }))
