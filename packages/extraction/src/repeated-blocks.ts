@@ -1,4 +1,4 @@
-import { tagSet } from './elements.ts';
+import { firstNamed, tagSet } from './elements.ts';
 import { childElements } from '@folio/dom';
 import { ARTICLE_KEPT_WORDS } from './main-region.ts';
 import { INVISIBLE, lowerCaseWords, nonSpace } from './text-measure.ts';
@@ -32,6 +32,7 @@ export const MIN_MEAN_BLOCK = 40;
 export const MIN_MEAN_CARD = 15;
 /** The share of a run's blocks that must hold a picture for it to be a run of cards. */
 export const CARD_SHARE = 0.8;
+const PICTURES = tagSet('img', 'picture');
 
 /** No block may hold more than this share of the run's text. */
 export const MAX_BLOCK_SHARE = 0.7;
@@ -133,7 +134,7 @@ function bestRun(children: Array<[Element, number]>): { length: number; count: n
 /** Whether nearly every block holds a picture (an `<img>`, or a `<picture>` whose image is a `<source>`). */
 function areCards(blocks: Element[]): boolean {
   let pictured = 0;
-  for (const block of blocks) if (block.querySelector('img, picture')) pictured++;
+  for (const block of blocks) if (firstNamed(block, PICTURES)) pictured++;
   return pictured >= blocks.length * CARD_SHARE;
 }
 

@@ -1,4 +1,4 @@
-import { elementsWithAttribute } from './elements.ts';
+import { closestNamed, elementsWithAttribute, tagSet } from './elements.ts';
 
 /**
  * Text a page writes for screen readers alone, which CSS hides from the eye (`sr-only`, `visually-hidden`,
@@ -12,7 +12,7 @@ import { elementsWithAttribute } from './elements.ts';
  *   struck through): it is the only place that text is, and it reads as part of the page's own sentences.
  */
 const VISUALLY_HIDDEN = /^(?:[a-z]+-)?(?:sr-only|sr-text|visually-?hidden|visually_hidden|screen-?reader(?:-(?:text|only))?|a11y-(?:hidden|only|text)|assistive-text|hidden-visually|element-invisible|clipped)$/i;
-const CONTROLS = 'a, button, label, summary';
+const CONTROLS = tagSet('a', 'button', 'label', 'summary');
 
 /** How many visually hidden elements were removed. */
 export function removeScreenReaderText(root: Element): number {
@@ -39,7 +39,7 @@ export function removeScreenReaderText(root: Element): number {
 
 /** Whether the element is, or is inside, a control of the content's own. */
 function announcesControl(element: Element, root: Element): boolean {
-  const control = element.closest(CONTROLS);
+  const control = closestNamed(element, CONTROLS);
   return control !== null && root.contains(control);
 }
 
