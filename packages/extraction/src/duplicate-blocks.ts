@@ -26,6 +26,12 @@ const WHOLE = tagSet('li', 'dd', 'dt', 'table', 'pre', 'code', 'figure');
  */
 const ENTRIES = tagSet('li', 'dd');
 
+/** The words a block needs to count as a copy: inside an entry only a passage of several blocks counts (`ENTRIES`). */
+function leastWords(holdsBlocks: boolean, inEntry: boolean): number {
+  if (inEntry) return holdsBlocks ? MIN_LINE_WORDS : Infinity;
+  return holdsBlocks ? MIN_WORDS : MIN_LINE_WORDS;
+}
+
 /** Removes the copies; true when there were any. */
 export function removeDuplicateBlocks(content: Element): boolean {
   const seen = new Map<string, Element>();
@@ -34,10 +40,7 @@ export function removeDuplicateBlocks(content: Element): boolean {
     for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
       if (BLOCKS.has(child.localName) || WHOLE.has(child.localName)) {
         const words = lowerCaseWords(child.textContent ?? '');
-        const blocks = holdsBlocks(child);
-        // Inside an entry only a passage of several blocks counts (see ENTRIES).
-        const least = inEntry ? (blocks ? MIN_LINE_WORDS : Infinity) : blocks ? MIN_WORDS : MIN_LINE_WORDS;
-        if (words.length >= least) {
+        if (words.length >= leastWords(holdsBlocks(child), inEntry)) {
           const key = words.join(' ');
           const first = seen.get(key);
           // The first holder may be an ancestor with no other text (a wrapper around this block): that is one copy.

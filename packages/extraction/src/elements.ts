@@ -32,7 +32,6 @@ export function elementsWithAttribute(root: ParentNode, attributes: readonly str
   return found;
 }
 
-
 /** Every element under `root`, in document order (`querySelectorAll('*')`). */
 export function descendants(root: ParentNode): Element[] {
   const found: Element[] = [];

@@ -106,20 +106,20 @@ export function repeatedBlocksOf(document: Document): RepeatedBlocks | null {
 }
 
 function bestRun(children: Array<[Element, number]>): { length: number; count: number } | null {
-  const groups = new Map<string, { length: number; count: number; largest: number; blocks: Element[] }>();
+  const groups = new Map<string, { length: number; largest: number; blocks: Element[] }>();
   for (const [child, length] of children) {
     if (NOT_BLOCKS.has(child.localName) || length === 0) continue;
     const key = signature(child);
     const group = groups.get(key);
     if (group) {
       group.length += length;
-      group.count++;
       group.largest = Math.max(group.largest, length);
       group.blocks.push(child);
-    } else groups.set(key, { length, count: 1, largest: length, blocks: [child] });
+    } else groups.set(key, { length, largest: length, blocks: [child] });
   }
   let best: { length: number; count: number } | null = null;
-  for (const [key, { length, count, largest, blocks }] of groups) {
+  for (const [key, { length, largest, blocks }] of groups) {
+    const count = blocks.length;
     if (count < MIN_BLOCKS || length < count * MIN_MEAN_CARD) continue;
     if (length < count * MIN_MEAN_BLOCK && !areCards(blocks)) continue;
     // Plain <div>s without a class are any layout's columns: alike only when there are many.

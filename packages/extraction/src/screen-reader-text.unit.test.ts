@@ -5,7 +5,7 @@ import { removeScreenReaderText } from './screen-reader-text.ts';
 import { nodeToText } from './text.ts';
 
 /** The text of some content without what it tells screen readers alone. */
-function withoutTwins(html: string): { text: string; removed: number } {
+function withoutScreenReaderText(html: string): { text: string; removed: number } {
   const { document } = new JSDOM(`<body><div id="content">${html}</div></body>`).window;
   const root = document.getElementById('content')!;
   const removed = removeScreenReaderText(root);
@@ -14,36 +14,36 @@ function withoutTwins(html: string): { text: string; removed: number } {
 
 describe('removeScreenReaderText', () => {
   it('removes a hidden copy of the text its parent shows', () => {
-    expect(withoutTwins('<p><span class="bold">EUR 163.12<span class="clipped">EUR 163.12</span></span> incl. VAT</p>')).toEqual({ text: 'EUR 163.12 incl. VAT', removed: 1 });
+    expect(withoutScreenReaderText('<p><span class="bold">EUR 163.12<span class="clipped">EUR 163.12</span></span> incl. VAT</p>')).toEqual({ text: 'EUR 163.12 incl. VAT', removed: 1 });
   });
 
   it('removes a hidden copy standing beside the text it repeats', () => {
-    expect(withoutTwins('<h3><span>Trail 25 Pack</span> <span class="sr-only">Trail 25  pack</span></h3>')).toEqual({ text: 'Trail 25 Pack', removed: 1 });
-    expect(withoutTwins('<div><span class="visually-hidden">Price</span><span>Price</span></div>').text).toBe('Price');
+    expect(withoutScreenReaderText('<h3><span>Trail 25 Pack</span> <span class="sr-only">Trail 25  pack</span></h3>')).toEqual({ text: 'Trail 25 Pack', removed: 1 });
+    expect(withoutScreenReaderText('<div><span class="visually-hidden">Price</span><span>Price</span></div>').text).toBe('Price');
   });
 
   it('keeps what a screen reader alone is told in the text', () => {
-    expect(withoutTwins('<p><span class="screen-reader-text">Rating:</span> 4.5 of 5</p>')).toEqual({ text: 'Rating: 4.5 of 5', removed: 0 });
-    expect(withoutTwins('<p><span class="sr-only">Original price was: $30.00.</span><del>$30.00</del></p>').removed).toBe(0);
+    expect(withoutScreenReaderText('<p><span class="screen-reader-text">Rating:</span> 4.5 of 5</p>')).toEqual({ text: 'Rating: 4.5 of 5', removed: 0 });
+    expect(withoutScreenReaderText('<p><span class="sr-only">Original price was: $30.00.</span><del>$30.00</del></p>').removed).toBe(0);
   });
 
   it('removes what a link, a button, a label or a summary announces about itself', () => {
-    expect(withoutTwins('<p>See <a href="/x">the plan<span class="sr-only"> (opens in a new tab)</span></a>.</p>')).toEqual({ text: 'See the plan.', removed: 1 });
-    expect(withoutTwins('<ul><li><a href="/p?c=oak"><img src="/oak.jpg" alt=""><span class="visually-hidden">Option: BILLY, Bookcase, oak effect</span></a></li></ul>').removed).toBe(1);
-    expect(withoutTwins('<div><button><span class="visually-hidden">Open submenu</span>+</button></div>').removed).toBe(1);
-    expect(withoutTwins('<fieldset><input type="radio" id="s"><label for="s">1 lb<span class="visually-hidden">Variant sold out or unavailable</span></label></fieldset>').text).toBe('1 lb');
-    expect(withoutTwins('<details><summary>Sizes<span class="sr-only">Show</span></summary><p>S, M, L</p></details>').text).not.toContain('Show');
+    expect(withoutScreenReaderText('<p>See <a href="/x">the plan<span class="sr-only"> (opens in a new tab)</span></a>.</p>')).toEqual({ text: 'See the plan.', removed: 1 });
+    expect(withoutScreenReaderText('<ul><li><a href="/p?c=oak"><img src="/oak.jpg" alt=""><span class="visually-hidden">Option: BILLY, Bookcase, oak effect</span></a></li></ul>').removed).toBe(1);
+    expect(withoutScreenReaderText('<div><button><span class="visually-hidden">Open submenu</span>+</button></div>').removed).toBe(1);
+    expect(withoutScreenReaderText('<fieldset><input type="radio" id="s"><label for="s">1 lb<span class="visually-hidden">Variant sold out or unavailable</span></label></fieldset>').text).toBe('1 lb');
+    expect(withoutScreenReaderText('<details><summary>Sizes<span class="sr-only">Show</span></summary><p>S, M, L</p></details>').text).not.toContain('Show');
     // A skip link is a control itself.
-    expect(withoutTwins('<a class="sr-only" href="#main">Skip to content</a><p>Body text.</p>').text).toBe('Body text.');
+    expect(withoutScreenReaderText('<a class="sr-only" href="#main">Skip to content</a><p>Body text.</p>').text).toBe('Body text.');
   });
 
   it('keeps the only copy left, and copies that are not next to each other', () => {
-    expect(withoutTwins('<div><span class="clipped">Catena DID 520</span></div>')).toEqual({ text: 'Catena DID 520', removed: 0 });
-    expect(withoutTwins('<div><span>Blue</span><span>, size 9</span><span class="sr-only">Blue</span></div>').removed).toBe(0);
+    expect(withoutScreenReaderText('<div><span class="clipped">Catena DID 520</span></div>')).toEqual({ text: 'Catena DID 520', removed: 0 });
+    expect(withoutScreenReaderText('<div><span>Blue</span><span>, size 9</span><span class="sr-only">Blue</span></div>').removed).toBe(0);
   });
 
   it('keeps an ordinary element that repeats its neighbour', () => {
-    expect(withoutTwins('<ul><li>Yes</li><li>Yes</li></ul>')).toEqual({ text: '• Yes\n• Yes', removed: 0 });
+    expect(withoutScreenReaderText('<ul><li>Yes</li><li>Yes</li></ul>')).toEqual({ text: '• Yes\n• Yes', removed: 0 });
   });
 
   it('leaves one copy in what extraction gives', () => {
