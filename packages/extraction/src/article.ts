@@ -1,5 +1,5 @@
 import { hostOf } from './host.ts';
-import { cleanArticle } from './cleanup.ts';
+import { cleanArticle, type Cleaning } from './cleanup.ts';
 import { removeDuplicateBlocks } from './duplicate-blocks.ts';
 import { elementsNamed, tagSet } from './elements.ts';
 import { stashDataUrls } from './data-urls.ts';
@@ -90,12 +90,13 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const title = parsed?.title ?? pageTitle ?? '';
   const url = metadata.canonicalUrl ?? options.url;
   const headline = headlineOf(cleanTitle(title), cleanTitle(pageTitle ?? ''), metadata.headings, [metadata.siteName, hostOf(options.url) ?? hostOf(url)]);
-  // The head of whatever is chosen loses a line that repeats the title, as Readability found it or as printed.
-  const titles = [title, headline];
+  // The head of whatever is chosen loses a line that repeats the title, as Readability found it or as printed; the
+  // page's og:type says what a header inside it is (boilerplate.ts).
+  const page: Cleaning = { titles: [title, headline], articlePage: openGraph };
   let content: Element | null = parsed?.content ?? null;
   let text = '';
   if (content) {
-    cleanArticle(content, titles);
+    cleanArticle(content, page);
     text = nodeToText(content);
   }
   // The region can only be better when it holds REGION_RATIO times the text Readability kept, before its cleanup:
@@ -104,11 +105,11 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   if (region && region.length >= chosenLength * REGION_RATIO && !(article && countWords(text) >= ARTICLE_KEPT_WORDS)) {
     const again = mainRegionOf(freshDocument(stash, segmentPlaces, options.url, product));
     if (again) {
-      const candidate = regionContent(again.element);
+      const candidate = regionContent(again.element, openGraph);
       // Readers' comments under an article Readability kept are not the article (as a run of them never stands in);
       // a thread's replies, on a page that states it is a discussion, are its content.
       if (countWords(text) >= COMMENTS_KEPT_WORDS && !statesDiscussion(stated)) removeCommentSections(candidate, opening(text));
-      cleanArticle(candidate, titles);
+      cleanArticle(candidate, page);
       const candidateText = nodeToText(candidate);
       if (regionIsBetter(text, candidateText)) {
         content = candidate;
@@ -124,8 +125,8 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   let entriesRun: Element | null = null;
   const again = ratio === null ? null : repeatedBlocksOf(freshDocument(stash, segmentPlaces, options.url, product));
   if (ratio !== null && again) {
-    const candidate = regionContent(again.element, true);
-    cleanArticle(candidate, titles, true);
+    const candidate = regionContent(again.element, openGraph, true);
+    cleanArticle(candidate, { ...page, entries: true });
     const candidateText = nodeToText(candidate);
     if (countWords(candidateText) >= countWords(text) * ratio) {
       content = candidate;
@@ -140,8 +141,8 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     // page where nothing is left is refused.
     const body = freshDocument(stash, segmentPlaces, options.url, product).body;
     if (body) {
-      const candidate = regionContent(body);
-      cleanArticle(candidate, titles);
+      const candidate = regionContent(body, openGraph);
+      cleanArticle(candidate, page);
       const candidateText = nodeToText(candidate);
       if (!content || bodyIsBetter(keptWords, countWords(candidateText))) {
         content = candidate;

@@ -58,7 +58,8 @@ const FURNITURE_ROLES = new Set([
   'toolbar',
 ]);
 
-const FURNITURE_TAGS = ['nav', 'header', 'footer', 'aside', 'dialog', 'button', 'select', 'textarea', 'template'];
+const FURNITURE_TAGS = ['nav', 'footer', 'aside', 'dialog', 'button', 'select', 'textarea', 'template'];
+const HEADER = 'header';
 
 /** Never remove an element holding more than this share of the article's reading text (and at least MIN_GUARDED characters). */
 const MAX_SHARE = 0.25;
@@ -84,26 +85,34 @@ export function classWords(element: Element): string[] {
 /** First words of a class naming what the element lacks or hides rather than what it is. */
 const STATE_PREFIXES = new Set(['no', 'not', 'non', 'hide', 'without']);
 
-export function removeFurniture(root: Element): void {
+/**
+ * Removes the furniture under `root`. `articlePage`: the page's `og:type` says article, which decides what a
+ * `<header>` inside the content is. On an article it is the article's head — headline, standfirst, byline, date —
+ * which every document prints in a head of its own: furniture. On any other page a header that holds prose is the
+ * page's hero (a service's headline and its pitch, a topic's introduction), the first thing its reader reads, and it
+ * stays as a panel of controls holding prose does; one without prose (a logo, a row of links) goes.
+ */
+export function removeFurniture(root: Element, articlePage: boolean): void {
   const readingText = new ReadingText(root);
-  const candidates: Array<{ element: Element; controls: boolean }> = [];
+  const candidates: Array<{ element: Element; unlessProse: boolean }> = [];
   for (const element of descendants(root)) {
-    const furniture = furnitureOf(element);
-    if (furniture) candidates.push({ element, controls: furniture === 'controls' });
+    const furniture = furnitureOf(element, articlePage);
+    if (furniture) candidates.push({ element, unlessProse: furniture === 'unless-prose' });
   }
   let prose: ReadonlySet<Element> | null = null;
-  for (const { element, controls } of candidates) {
+  for (const { element, unlessProse } of candidates) {
     if (!root.contains(element)) continue; // inside furniture removed already
     if (readingText.isLargeShare(element)) continue;
-    if (controls && (prose ??= proseHolders(root)).has(element)) continue;
+    if (unlessProse && (prose ??= proseHolders(root)).has(element)) continue;
     element.remove();
   }
 }
 
-/** Furniture, or a panel of controls (`controls`: furniture unless it holds prose), or neither. */
-function furnitureOf(element: Element): 'furniture' | 'controls' | null {
+/** Furniture, or furniture unless it holds prose (a panel of controls, a header off an article), or neither. */
+function furnitureOf(element: Element, articlePage: boolean): 'furniture' | 'unless-prose' | null {
   const tag = element.localName;
   if (FURNITURE_TAGS.includes(tag)) return 'furniture';
+  if (tag === HEADER) return articlePage ? 'furniture' : 'unless-prose';
   // A form that posts sends what a reader writes (a reply, a sign-up, a cart): its labels and terms are not the page's.
   // Not every form: old Reddit wraps each comment in one (no method, so a GET), and a page wrapped whole in a posting
   // form (ASP.NET's) holds the reading text, which the large-share guard keeps.
@@ -111,10 +120,10 @@ function furnitureOf(element: Element): 'furniture' | 'controls' | null {
   if (PROTECTED.has(tag)) return null;
   const role = element.getAttribute('role')?.trim().toLowerCase();
   if (role && FURNITURE_ROLES.has(role)) return 'furniture';
-  if (role && CONTROL_ROLES.has(role)) return 'controls';
+  if (role && CONTROL_ROLES.has(role)) return 'unless-prose';
   const words = classWords(element);
   if (words.some((word) => FURNITURE_WORDS.has(word))) return 'furniture';
-  return words.some((word) => FILTER_PANEL_WORDS.has(word)) ? 'controls' : null;
+  return words.some((word) => FILTER_PANEL_WORDS.has(word)) ? 'unless-prose' : null;
 }
 
 /** Whether a text has PROSE_WORDS words of letters: a filter's "4-1/4 to 4-3/4 in (11 to 12 cm)" has four. */

@@ -18,17 +18,27 @@ import { elementsWithAttribute } from './elements.ts';
  * head's repeated headline, byline and date, and paragraphs that are only spacing.
  * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
  */
-export function cleanArticle(content: Element, titles: readonly string[], entries = false): void {
+/** What the cleanup is told of the page and of the content it cleans. */
+export interface Cleaning {
+  /** The headline as Readability found it and as printed: the content's head loses a line that repeats one. */
+  titles: readonly string[];
+  /** The page's `og:type` says article (`removeFurniture`: its headers are the article's head). */
+  articlePage: boolean;
+  /** The content is a run of entries (`repeated-blocks.ts`). */
+  entries?: boolean;
+}
+
+export function cleanArticle(content: Element, page: Cleaning): void {
   markCaptions(content);
   removeHiddenByUtilities(content);
-  removeFurniture(content);
+  removeFurniture(content, page.articlePage);
   // A run of entries (repeated-blocks.ts) is often a list of links to the site's own pages: that list is the content.
-  if (!entries) removeRelatedLinks(content);
+  if (!page.entries) removeRelatedLinks(content);
   removeNotices(content);
   removeRepeatedQuotes(content);
   removeScreenReaderText(content);
   removeScrambledLabels(content);
-  removeArticleHead(content, titles);
+  removeArticleHead(content, page.titles);
   removeSpacers(content);
   for (const element of elementsWithAttribute(content, ['class'])) element.removeAttribute('class');
 }

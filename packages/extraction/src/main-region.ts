@@ -36,7 +36,7 @@ const UNSEEN = tagSet('script', 'style', 'noscript', 'template', 'iframe', 'obje
  * what is hidden or interactive and without the furniture rules' navigation, share bars and rails. (The cleanup that
  * follows for every article — related links, notices, the head's repeated headline — runs on it too.)
  */
-export function regionContent(region: Element, whole = false): Element {
+export function regionContent(region: Element, articlePage: boolean, whole = false): Element {
   const document = region.ownerDocument;
   const content = document.createElement('div');
   // The region's own children move (the caller hands over a copy, or a document it has no further use for); a run
@@ -51,7 +51,7 @@ export function regionContent(region: Element, whole = false): Element {
     // wrapper): a reader sees it, so it stays.
     else if (isHidden(element) && textLength(element) <= total * HIDDEN_WRAPPER_SHARE) element.remove();
   }
-  removeFurniture(content);
+  removeFurniture(content, articlePage);
   return content;
 }
 

@@ -205,6 +205,22 @@ describe('extractArticle: pages that are not one article', () => {
     expect(article.text).not.toContain('All rights reserved');
   });
 
+  it("keeps a landing page's hero header, and leaves out an article's header and a header of links", () => {
+    // A header inside the content: on a service's page its headline and pitch, on an article its head (standfirst,
+    // byline), which the document prints in a head of its own.
+    const pitch = 'Moorings, repairs and winter storage for every boat in the harbour, booked in one place and looked after by one crew all year.';
+    const body = `<main><header class="hero"><h1>Boat care at North Quay</h1><p>${pitch}</p></header>
+      <header class="section-links"><a href="#moorings">Moorings</a> <a href="#repairs">Repairs</a></header>${prose(6)}</main>`;
+    const service = extractArticle(frame(body, 'Boat care at North Quay'), { url: URL });
+    expect(service.text).toContain(pitch);
+    expect(service.text).toContain('harbour commission');
+    expect(service.text).not.toMatch(/Moorings\s+Repairs/);
+    const article = extractArticle(frame(body, 'Boat care at North Quay')
+      .replace('</head>', '<meta property="og:type" content="article"></head>'), { url: URL });
+    expect(article.text).not.toContain(pitch);
+    expect(article.text).toContain('harbour commission');
+  });
+
   it("leaves out a blog post's comments, and keeps a thread's replies where the page states it is a discussion", () => {
     const comment = (i: number) => `<li class="comment" id="comment-${i}"><div class="comment-author">Reader ${i}</div>
       <div class="comment-content"><p>Thank you for this, I tried the garlic spray on my cabbages last summer and it kept the
