@@ -10,14 +10,6 @@ import { removeScreenReaderText } from './screen-reader-text.ts';
 import { removeSpacers } from './spacers.ts';
 import { elementsWithAttribute } from './elements.ts';
 
-/**
- * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
- * so its choice is not shifted): what a CSS framework's utility class hides at every width, furniture inside the
- * container, lists and lines of links to the site's other stories, notices, quotes of what the document already said,
- * what a screen reader alone is told of a control or of text shown beside it, labels scrambled with hidden noise, the
- * head's repeated headline, byline and date, and paragraphs that are only spacing.
- * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
- */
 /** What the cleanup is told of the page and of the content it cleans. */
 export interface Cleaning {
   /** The headline as Readability found it and as printed: the content's head loses a line that repeats one. */
@@ -28,6 +20,14 @@ export interface Cleaning {
   entries?: boolean;
 }
 
+/**
+ * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
+ * so its choice is not shifted): what a CSS framework's utility class hides at every width, furniture inside the
+ * container, lists and lines of links to the site's other stories, notices, quotes of what the document already said,
+ * what a screen reader alone is told of a control or of text shown beside it, labels scrambled with hidden noise, the
+ * head's repeated headline, byline and date, and paragraphs that are only spacing.
+ * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
+ */
 export function cleanArticle(content: Element, page: Cleaning): void {
   markCaptions(content);
   removeHiddenByUtilities(content);

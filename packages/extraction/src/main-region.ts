@@ -33,8 +33,9 @@ const UNSEEN = tagSet('script', 'style', 'noscript', 'template', 'iframe', 'obje
 
 /**
  * The region made into article content as Readability would have given it: a `<div>` holding its content, without
- * what is hidden or interactive and without the furniture rules' navigation, share bars and rails. (The cleanup that
- * follows for every article — related links, notices, the head's repeated headline — runs on it too.)
+ * what is hidden or interactive and without the furniture rules' navigation, share bars and rails (`articlePage`: the
+ * page's `og:type` says article, as `removeFurniture` asks). (The cleanup that follows for every article — related
+ * links, notices, the head's repeated headline — runs on it too.)
  */
 export function regionContent(region: Element, articlePage: boolean, whole = false): Element {
   const document = region.ownerDocument;
