@@ -105,7 +105,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   if (region && region.length >= chosenLength * REGION_RATIO && !(article && countWords(text) >= ARTICLE_KEPT_WORDS)) {
     const again = mainRegionOf(freshDocument(stash, segmentPlaces, options.url, product));
     if (again) {
-      const candidate = regionContent(again.element, openGraph);
+      const candidate = regionContent(again.element, page);
       // Readers' comments under an article Readability kept are not the article (as a run of them never stands in);
       // a thread's replies, on a page that states it is a discussion, are its content.
       if (countWords(text) >= COMMENTS_KEPT_WORDS && !statesDiscussion(stated)) removeCommentSections(candidate, opening(text));
@@ -125,8 +125,9 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   let entriesRun: Element | null = null;
   const again = ratio === null ? null : repeatedBlocksOf(freshDocument(stash, segmentPlaces, options.url, product));
   if (ratio !== null && again) {
-    const candidate = regionContent(again.element, openGraph, true);
-    cleanArticle(candidate, { ...page, entries: true });
+    const entriesPage: Cleaning = { ...page, entries: true };
+    const candidate = regionContent(again.element, entriesPage);
+    cleanArticle(candidate, entriesPage);
     const candidateText = nodeToText(candidate);
     if (countWords(candidateText) >= countWords(text) * ratio) {
       content = candidate;
@@ -141,7 +142,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     // page where nothing is left is refused.
     const body = freshDocument(stash, segmentPlaces, options.url, product).body;
     if (body) {
-      const candidate = regionContent(body, openGraph);
+      const candidate = regionContent(body, page);
       cleanArticle(candidate, page);
       const candidateText = nodeToText(candidate);
       if (!content || bodyIsBetter(keptWords, countWords(candidateText))) {

@@ -16,7 +16,7 @@ export interface Cleaning {
   titles: readonly string[];
   /** The page's `og:type` says article (`removeFurniture`: its headers are the article's head). */
   articlePage: boolean;
-  /** The content is a run of entries (`repeated-blocks.ts`). */
+  /** The content is a run of entries (`repeated-blocks.ts`), kept whole with its own element (`regionContent`). */
   entries?: boolean;
 }
 

@@ -1,4 +1,5 @@
 import { removeFurniture } from './boilerplate.ts';
+import type { Cleaning } from './cleanup.ts';
 import { descendants, elementsNamed, isHidden, tagSet } from './elements.ts';
 import { lowerCaseWords, textLength } from './text-measure.ts';
 
@@ -33,16 +34,15 @@ const UNSEEN = tagSet('script', 'style', 'noscript', 'template', 'iframe', 'obje
 
 /**
  * The region made into article content as Readability would have given it: a `<div>` holding its content, without
- * what is hidden or interactive and without the furniture rules' navigation, share bars and rails (`articlePage`: the
- * page's `og:type` says article, as `removeFurniture` asks). (The cleanup that follows for every article — related
- * links, notices, the head's repeated headline — runs on it too.)
+ * what is hidden or interactive and without the furniture rules' navigation, share bars and rails. `page` is what the
+ * cleanup that follows is told (`cleanArticle`: related links, notices, the head's repeated headline run on it too).
  */
-export function regionContent(region: Element, articlePage: boolean, whole = false): Element {
+export function regionContent(region: Element, page: Cleaning): Element {
   const document = region.ownerDocument;
   const content = document.createElement('div');
   // The region's own children move (the caller hands over a copy, or a document it has no further use for); a run
   // of entries moves whole, with its own element, since a table's rows or a list's items cannot stand alone.
-  if (whole) content.append(region);
+  if (page.entries) content.append(region);
   else content.append(...Array.from(region.childNodes));
   const total = textLength(content);
   for (const element of descendants(content)) {
@@ -52,7 +52,7 @@ export function regionContent(region: Element, articlePage: boolean, whole = fal
     // wrapper): a reader sees it, so it stays.
     else if (isHidden(element) && textLength(element) <= total * HIDDEN_WRAPPER_SHARE) element.remove();
   }
-  removeFurniture(content, articlePage);
+  removeFurniture(content, page.articlePage);
   return content;
 }
 
