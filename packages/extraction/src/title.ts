@@ -7,11 +7,17 @@
 const SEPARATOR = /\s+[|\-–—·•:»]{1,2}\s+/g;
 const MAX_SITE_WORDS = 4;
 
-export function withoutSiteName(title: string, siteNames: (string | null)[]): string {
+export function withoutSiteName(title: string, siteNames: (string | null)[], headings: string[] = []): string {
   // A separator left dangling at either end ("Headline -") is the site name's place with the name missing.
   let result = title.replace(/\s+[|\-–—·•»]+$/, '').replace(/^[|\-–—·•»]+\s+/, '');
-  const namesSite = siteNamer(siteNames);
-  if (!namesSite) return result;
+  const named = siteNamer(siteNames);
+  if (!named) return result;
+  // A segment that holds the page's own heading is the headline, though it starts with the brand the host is named
+  // after ("Gymshark Arrival T-Shirt - Black", whose heading is "Arrival T-Shirt"): the heading must not name the site
+  // itself, as a logo set in an `<h1>` does.
+  const logo = (heading: string) => siteNames.some((name) => !!name && compact(name.replace(/^www\./i, '')).includes(heading));
+  const heads = headings.map(compact).filter((heading) => heading.length >= 3 && !logo(heading));
+  const namesSite = (segment: string) => named(segment) && !heads.some((heading) => compact(segment).includes(heading));
   const parts = splitKeepingSeparators(result);
   if (parts.length < 3) return result;
   const last = parts[parts.length - 1]!;
@@ -153,5 +159,5 @@ export function headlineOf(title: string, pageTitle: string, headings: string[],
   const found = headlineInTitle(title, headings, siteNames) ?? headlineInTitle(pageTitle, headings, siteNames);
   // The same words as Readability's title are that title, in its typography (its curly quotes, its dashes).
   const shorter = found && compact(found) !== compact(title) && compact(title).includes(compact(found));
-  return shorter ? found : withoutSiteName(title, siteNames);
+  return shorter ? found : withoutSiteName(title, siteNames, headings);
 }

@@ -24,6 +24,18 @@ describe('withoutSiteName: the headline without the site name the page title car
     expect(withoutSiteName('Harbour Gazette', ['Harbour Gazette', null])).toBe('Harbour Gazette');
   });
 
+  it('keeps a segment that holds the page\'s heading, though it starts with the brand the host is named after', () => {
+    // A product page: the brand leads the product's name, and the variant follows it.
+    expect(withoutSiteName('Gymshark Arrival T-Shirt - Black', [null, 'www.gymshark.com'], ['Arrival T-Shirt']))
+      .toBe('Gymshark Arrival T-Shirt - Black');
+    expect(withoutSiteName('Gymshark | Arrival T-Shirt', [null, 'www.gymshark.com'], ['Arrival T-Shirt'])).toBe('Arrival T-Shirt');
+    // A logo set in an <h1> is the site's name, not a headline: the segment that holds it still goes.
+    expect(withoutSiteName('Sea wall plan goes to a vote | Harbour Gazette', [null, 'harbourgazette.com'], ['HarbourGazette']))
+      .toBe('Sea wall plan goes to a vote');
+    expect(withoutSiteName('Harbour Gazette | Sea wall plan goes to a vote', ['The Harbour Gazette', null], ['Harbour Gazette']))
+      .toBe('Sea wall plan goes to a vote');
+  });
+
   it('drops a separator left dangling at the end', () => {
     expect(withoutSiteName('Sea wall plan goes to a vote -', [null, null])).toBe('Sea wall plan goes to a vote');
   });
