@@ -6,7 +6,7 @@ import { removeNotices } from './notices.ts';
 import { removeRelatedLinks } from './related-links.ts';
 import { removeRepeatedQuotes } from './repeated-quotes.ts';
 import { removeScrambledLabels } from './scrambled-labels.ts';
-import { removeScreenReaderText } from './screen-reader-text.ts';
+import { removeAnnouncements, removeScreenReaderText } from './screen-reader-text.ts';
 import { removeSpacers } from './spacers.ts';
 import { elementsWithAttribute } from './elements.ts';
 
@@ -24,7 +24,8 @@ export interface Cleaning {
  * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
  * so its choice is not shifted): what a CSS framework's utility class hides at every width, furniture inside the
  * container, lists and lines of links to the site's other stories, notices, quotes of what the document already said,
- * what a screen reader alone is told of a control or of text shown beside it, labels scrambled with hidden noise, the
+ * what a screen reader alone is told of a control or of text shown beside it, and the short announcements of its live
+ * regions ("loaded 338 results", "Added to Cart"), labels scrambled with hidden noise, the
  * head's repeated headline, byline and date, and paragraphs that are only spacing.
  * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
  */
@@ -37,6 +38,7 @@ export function cleanArticle(content: Element, page: Cleaning): void {
   removeNotices(content);
   removeRepeatedQuotes(content);
   removeScreenReaderText(content);
+  removeAnnouncements(content);
   removeScrambledLabels(content);
   removeArticleHead(content, page.titles);
   removeSpacers(content);

@@ -1,4 +1,5 @@
 import { closestNamed, elementsWithAttribute, tagSet } from './elements.ts';
+import { words } from './text-measure.ts';
 
 /**
  * Text a page writes for screen readers alone, which CSS hides from the eye (`sr-only`, `visually-hidden`,
@@ -33,6 +34,32 @@ export function removeScreenReaderText(root: Element): number {
       element.remove();
       removed++;
     }
+  }
+  return removed;
+}
+
+/**
+ * A live region (`role="status"` or `"alert"`, `aria-live` polite or assertive) is where a page tells a screen reader
+ * what just happened: "loaded 338 results", "Slide 1 of 8", "Added to Cart", "Thank you for your feedback", a form's
+ * "Please enter a valid email address". In a saved page they are templates waiting for an event, or the last one
+ * announced; never the content. A long one stays: some pages set their callouts ("Note: new users can try the app
+ * for two weeks…") as alerts, and those are the page's own sentences.
+ */
+const LIVE_ROLES = /^(?:status|alert)$/i;
+const LIVE = /^(?:polite|assertive)$/i;
+const MAX_ANNOUNCEMENT_WORDS = 12;
+/** What an announcement never holds: a region with a picture or a table in it is shown, whatever its role says. */
+const SHOWN = 'img, picture, video, table, pre, figure';
+
+/** How many announcements were removed. */
+export function removeAnnouncements(root: Element): number {
+  let removed = 0;
+  for (const element of elementsWithAttribute(root, ['role', 'aria-live'])) {
+    if (!root.contains(element)) continue;
+    if (!LIVE_ROLES.test(element.getAttribute('role') ?? '') && !LIVE.test(element.getAttribute('aria-live') ?? '')) continue;
+    if (words(element) >= MAX_ANNOUNCEMENT_WORDS || element.querySelector(SHOWN)) continue;
+    element.remove();
+    removed++;
   }
   return removed;
 }

@@ -1,16 +1,21 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from './index.ts';
-import { removeScreenReaderText } from './screen-reader-text.ts';
+import { removeAnnouncements, removeScreenReaderText } from './screen-reader-text.ts';
 import { nodeToText } from './text.ts';
 
-/** The text of some content without what it tells screen readers alone. */
-function withoutScreenReaderText(html: string): { text: string; removed: number } {
+/** The text of some content after `remove` ran over it, and what it counted. */
+function cleaned(html: string, remove: (root: Element) => number): { text: string; removed: number } {
   const { document } = new JSDOM(`<body><div id="content">${html}</div></body>`).window;
   const root = document.getElementById('content')!;
-  const removed = removeScreenReaderText(root);
+  const removed = remove(root);
   return { text: nodeToText(root), removed };
 }
+
+/** The text of some content without what it tells screen readers alone. */
+const withoutScreenReaderText = (html: string) => cleaned(html, removeScreenReaderText);
+/** The text of some content without its live regions' announcements. */
+const withoutAnnouncements = (html: string) => cleaned(html, removeAnnouncements);
 
 describe('removeScreenReaderText', () => {
   it('removes a hidden copy of the text its parent shows', () => {
@@ -53,5 +58,21 @@ describe('removeScreenReaderText', () => {
     expect(article.text).toContain('Estimate: EUR 4.2 million\n');
     expect(article.text).not.toContain('millionEUR');
     expect(article.contentHtml.match(/4\.2 million/g)).toHaveLength(1);
+  });
+});
+
+describe('removeAnnouncements', () => {
+  it('removes what a live region tells a screen reader about what just happened', () => {
+    expect(withoutAnnouncements('<div role="status" aria-live="polite">loaded 338 results</div><p>Trail running shoes.</p>'))
+      .toEqual({ text: 'Trail running shoes.', removed: 1 });
+    expect(withoutAnnouncements('<p>Sock</p><div class="wt-display-none" role="alert">Please enter a valid email address.</div>').text).toBe('Sock');
+    expect(withoutAnnouncements('<section><span aria-live="assertive">Added to Cart</span><h2>Kettle</h2></section>').text).toBe('Kettle');
+  });
+
+  it('keeps a long callout set as an alert, a region with a picture or a table, and regions that announce nothing', () => {
+    const note = '<div role="alert">Note: new users can try the app for the first two weeks and cancel if they are not satisfied.</div>';
+    expect(withoutAnnouncements(note).removed).toBe(0);
+    expect(withoutAnnouncements('<div role="status"><img src="/chart.png" alt="Sales by month"></div>').removed).toBe(0);
+    expect(withoutAnnouncements('<div aria-live="off">Slide 1 of 8</div><div role="log">Ann: see you at nine</div>').removed).toBe(0);
   });
 });
