@@ -14,9 +14,10 @@ export function withoutSiteName(title: string, siteNames: (string | null)[], hea
   if (!named) return result;
   // A segment that holds the page's own heading is the headline, though it starts with the brand the host is named
   // after ("Gymshark Arrival T-Shirt - Black", whose heading is "Arrival T-Shirt"): the heading must not name the site
-  // itself, as a logo set in an `<h1>` does.
-  const logo = (heading: string) => siteNames.some((name) => !!name && compact(name.replace(/^www\./i, '')).includes(heading));
-  const heads = headings.map(compact).filter((heading) => heading.length >= 3 && !logo(heading));
+  // itself, as a logo set in an `<h1>` does, or a documentation site's header ("SQLAlchemy 2.0 Documentation").
+  const logo = (heading: string) =>
+    named(heading) || siteNames.some((name) => !!name && compact(name.replace(/^www\./i, '')).includes(compact(heading)));
+  const heads = headings.filter((heading) => compact(heading).length >= 3 && !logo(heading)).map(compact);
   const namesSite = (segment: string) => named(segment) && !heads.some((heading) => compact(segment).includes(heading));
   const parts = splitKeepingSeparators(result);
   if (parts.length < 3) return result;

@@ -34,6 +34,9 @@ describe('withoutSiteName: the headline without the site name the page title car
       .toBe('Sea wall plan goes to a vote');
     expect(withoutSiteName('Harbour Gazette | Sea wall plan goes to a vote', ['The Harbour Gazette', null], ['Harbour Gazette']))
       .toBe('Sea wall plan goes to a vote');
+    // A heading that holds the host's label is the site's header, even beside the page's own heading.
+    expect(withoutSiteName('ORM Quick Start — SQLAlchemy 2.0 Documentation', [null, 'docs.sqlalchemy.org'], ['SQLAlchemy 2.0 Documentation', 'ORM Quick Start']))
+      .toBe('ORM Quick Start');
   });
 
   it('drops a separator left dangling at the end', () => {
