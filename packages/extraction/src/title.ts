@@ -13,11 +13,8 @@ export function withoutSiteName(title: string, siteNames: (string | null)[], hea
   const named = siteNamer(siteNames);
   if (!named) return result;
   // A segment that holds the page's own heading is the headline, though it starts with the brand the host is named
-  // after ("Gymshark Arrival T-Shirt - Black", whose heading is "Arrival T-Shirt"): the heading must not name the site
-  // itself, as a logo set in an `<h1>` does, or a documentation site's header ("SQLAlchemy 2.0 Documentation").
-  const logo = (heading: string) =>
-    named(heading) || siteNames.some((name) => !!name && compact(name.replace(/^www\./i, '')).includes(compact(heading)));
-  const heads = headings.filter((heading) => compact(heading).length >= 3 && !logo(heading)).map(compact);
+  // after ("Gymshark Arrival T-Shirt - Black", whose heading is "Arrival T-Shirt").
+  const heads = ownHeadings(headings, siteNames).map(compact);
   const namesSite = (segment: string) => named(segment) && !heads.some((heading) => compact(segment).includes(heading));
   const parts = splitKeepingSeparators(result);
   if (parts.length < 3) return result;
@@ -26,6 +23,18 @@ export function withoutSiteName(title: string, siteNames: (string | null)[], hea
   if (namesSite(last)) result = parts.slice(0, -2).join('');
   else if (namesSite(first)) result = parts.slice(2).join('');
   return words(result) > 0 ? result.trim() : title;
+}
+
+/**
+ * The page's headings that are its own: not one that names the site itself, as a logo set in an `<h1>` does, or a
+ * documentation site's header ("SQLAlchemy 2.0 Documentation" before the page's "ORM Quick Start").
+ */
+function ownHeadings(headings: string[], siteNames: (string | null)[]): string[] {
+  const named = siteNamer(siteNames);
+  const logo = (heading: string) =>
+    (named?.(heading) ?? false) || siteNames.some((name) => !!name && compact(name.replace(/^www\./i, '')).includes(compact(heading)));
+  // A permalink's pilcrow (Sphinx writes one into each heading) is no part of it.
+  return headings.map((heading) => heading.replace(/\s+/g, ' ').replace(/[\s¶§]+$/u, '').trim()).filter((heading) => compact(heading).length >= 3 && !logo(heading));
 }
 
 /**
@@ -160,5 +169,14 @@ export function headlineOf(title: string, pageTitle: string, headings: string[],
   const found = headlineInTitle(title, headings, siteNames) ?? headlineInTitle(pageTitle, headings, siteNames);
   // The same words as Readability's title are that title, in its typography (its curly quotes, its dashes).
   const shorter = found && compact(found) !== compact(title) && compact(title).includes(compact(found));
-  return shorter ? found : withoutSiteName(title, siteNames, headings);
+  const headline = shorter ? found : withoutSiteName(title, siteNames, headings);
+  // A title that only says what kind of page this is ("Home Page") names nothing: the page's own heading names it.
+  if (!NAMELESS.test(headline.trim())) return headline;
+  const own = ownHeadings(headings, siteNames).find((heading) => words(heading) <= MAX_HEADING_WORDS);
+  return own ?? headline;
 }
+
+/** Titles that name no page: a home page's, an unnamed document's. */
+const NAMELESS = /^(?:home|home ?page|index|default|welcome|untitled(?: (?:document|page))?)$/i;
+/** Words a heading that stands in for such a title holds at most (an `<h1>` around a paragraph is no name). */
+const MAX_HEADING_WORDS = 20;

@@ -114,6 +114,18 @@ describe('headlineInTitle: the page\'s heading inside a title that adds the site
 });
 
 describe('headlineOf: the title a document is given', () => {
+  it('takes the page\'s own heading for a title that names no page', () => {
+    expect(headlineOf('Home Page', 'Home Page', ['Welcome to Best Sharpening Stones'], [null, 'bestsharpeningstones.com']))
+      .toBe('Welcome to Best Sharpening Stones');
+    expect(headlineOf('Home | Harbour Gazette', 'Home | Harbour Gazette', ['Harbour Gazette', 'Sea wall plan goes to a vote¶'], ['Harbour Gazette', null]))
+      .toBe('Sea wall plan goes to a vote');
+    // Only a logo for a heading, or none: the title stays as it is.
+    expect(headlineOf('Home | Harbour Gazette', 'Home | Harbour Gazette', ['Harbour Gazette'], ['Harbour Gazette', null])).toBe('Home');
+    expect(headlineOf('Untitled', 'Untitled', [], [null, 'example.com'])).toBe('Untitled');
+    // A title that names something keeps it, whatever the heading says.
+    expect(headlineOf('Home Gym Buying Guide', 'Home Gym Buying Guide', ['Buying guides'], [null, 'example.com'])).toBe('Home Gym Buying Guide');
+  });
+
   const SITES = [null, 'www.amazon.com'];
   const HEADING = 'Wireless Headphones with Mic, Semi-in-Ear (White)';
 
