@@ -25,8 +25,8 @@ export interface Cleaning {
  * so its choice is not shifted): what a CSS framework's utility class hides at every width, furniture inside the
  * container, lists and lines of links to the site's other stories, notices, quotes of what the document already said,
  * what a screen reader alone is told of a control or of text shown beside it, and the short announcements of its live
- * regions ("loaded 338 results", "Added to Cart"), labels scrambled with hidden noise, the
- * head's repeated headline, byline and date, and paragraphs that are only spacing.
+ * regions ("loaded 338 results", "Added to Cart"), labels scrambled with hidden noise, the head's repeated headline,
+ * byline and date, and paragraphs that are only spacing.
  * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
  */
 export function cleanArticle(content: Element, page: Cleaning): void {

@@ -14,7 +14,7 @@ export function withoutSiteName(title: string, siteNames: (string | null)[], hea
   if (!named) return result;
   // A segment that holds the page's own heading is the headline, though it starts with the brand the host is named
   // after ("Gymshark Arrival T-Shirt - Black", whose heading is "Arrival T-Shirt").
-  const heads = ownHeadings(headings, siteNames).map(compact);
+  const heads = ownHeadings(headings, siteNames, named).map(compact);
   const namesSite = (segment: string) => named(segment) && !heads.some((heading) => compact(segment).includes(heading));
   const parts = splitKeepingSeparators(result);
   if (parts.length < 3) return result;
@@ -29,12 +29,13 @@ export function withoutSiteName(title: string, siteNames: (string | null)[], hea
  * The page's headings that are its own: not one that names the site itself, as a logo set in an `<h1>` does, or a
  * documentation site's header ("SQLAlchemy 2.0 Documentation" before the page's "ORM Quick Start").
  */
-function ownHeadings(headings: string[], siteNames: (string | null)[]): string[] {
-  const named = siteNamer(siteNames);
-  const logo = (heading: string) =>
-    (named?.(heading) ?? false) || siteNames.some((name) => !!name && compact(name.replace(/^www\./i, '')).includes(compact(heading)));
-  // A permalink's pilcrow (Sphinx writes one into each heading) is no part of it.
-  return headings.map((heading) => heading.replace(/\s+/g, ' ').replace(/[\s¶§]+$/u, '').trim()).filter((heading) => compact(heading).length >= 3 && !logo(heading));
+function ownHeadings(headings: string[], siteNames: (string | null)[], named = siteNamer(siteNames)): string[] {
+  const names = siteNames.filter((name): name is string => !!name).map((name) => compact(name.replace(/^www\./i, '')));
+  const logo = (heading: string) => (named?.(heading) ?? false) || names.some((name) => name.includes(compact(heading)));
+  return headings
+    // A permalink's pilcrow (Sphinx writes one into each heading) is no part of it.
+    .map((heading) => heading.replace(/\s+/g, ' ').replace(/[\s¶§]+$/u, '').trim())
+    .filter((heading) => compact(heading).length >= 3 && !logo(heading));
 }
 
 /**
