@@ -1,7 +1,10 @@
 // Where the time of a sync call goes: from the events' own timestamps. Run: node bench/pipeline/probe.ts
-// (BENCH_OUTPUT=pdf for a pdf, BENCH_WARMUP for fewer warm-up calls).
+// BENCH_OUTPUT=pdf for a pdf (its file downloaded, as a caller does), BENCH_INPUT=html to send the article as the HTML
+// Folio's Markdown parser makes of it (bench/pdf-service's input), BENCH_IN_FLIGHT=4 for calls made 4 at a time
+// (default 1, calls in turn), BENCH_WARMUP / BENCH_CALLS for the calls before and during the measure.
 import { BENCH_PORTS } from '../ports.ts';
 import { resolve } from 'node:path';
+import { markdownToHtml } from '@folio/conversion';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from './markdown.ts';
@@ -14,57 +17,67 @@ const infra = process.env.BENCH_INFRA ? { env: JSON.parse(process.env.BENCH_INFR
   log: () => {},
 });
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const stack = await Stack.start({ infra: infra.env, env: { FOLIO_LOG_LEVEL: 'warn' } });
+const stack = await Stack.start({ infra: infra.env, env: { FOLIO_LOG_LEVEL: 'warn', FOLIO_RATE_LIMIT_SCALE: '1000' } });
 try {
   const key = await stack.createKey('paid');
   await stack.sql`alter table job_history add column if not exists inserted_at timestamptz default clock_timestamp()`;
   const markdown = sampleArticle(1500);
   const output = process.env.BENCH_OUTPUT ?? 'html';
-  const totals: number[] = [];
-  const marks: Array<{ start: number; end: number }> = [];
+  const input = process.env.BENCH_INPUT === 'html' ? { html: markdownToHtml(markdown) } : { markdown };
+  const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 1);
   // The broker is a JVM started moments ago: its hot paths compile after a thousand requests or so (see run.ts).
   const WARM = Number(process.env.BENCH_WARMUP ?? 1000);
-  const N = WARM + 200;
+  const CALLS = Number(process.env.BENCH_CALLS ?? 200);
   // What a sync call costs each process, and Postgres in transactions and rows, over the measured calls.
   const database = async () =>
     (await stack.sql<Array<Record<string, number>>>`
       select xact_commit::int as commits, tup_inserted::int as inserted, tup_updated::int as updated, tup_fetched::int as fetched
       from pg_stat_database where datname = current_database()`)[0]!;
-  let cpuBefore: CpuSnapshot = new Map();
-  let dbBefore: Record<string, number> = {};
-  for (let i = 0; i < N; i++) {
-    if (i === WARM) {
-      cpuBefore = cpuSnapshot();
-      dbBefore = await database();
-    }
-    const t0 = performance.now();
+  /** The measured calls by request id: when each was sent, answered, and its file downloaded (pdf, docx). */
+  const calls = new Map<string, { start: number; answered: number; done: number }>();
+  const call = async (measured: boolean) => {
     const start = Date.now();
-    await stack.request('POST', '/v2/convert', { key, json: { markdown, output } });
-    marks.push({ start, end: Date.now() });
-    if (i >= WARM) totals.push(performance.now() - t0);
-  }
-  const cpu = cpuSpent(cpuBefore, cpuSnapshot());
-  console.log(cpuTable(cpu, N - WARM, 'sync call'));
+    const answer = await stack.request('POST', '/v2/convert', { key, json: { ...input, output } });
+    if (answer.status !== 200) throw new Error(`convert failed: ${answer.status} ${answer.text.slice(0, 200)}`);
+    const answered = Date.now();
+    if (answer.body.file_url) await (await fetch(answer.body.file_url)).arrayBuffer();
+    if (measured) calls.set(answer.headers.get('x-request-id')!, { start, answered, done: Date.now() });
+  };
+  const callsOf = async (n: number, measured: boolean) => {
+    let left = n;
+    await Promise.all(Array.from({ length: inFlight }, async () => {
+      while (left-- > 0) await call(measured);
+    }));
+  };
+  await callsOf(WARM, false);
+  const cpuBefore: CpuSnapshot = cpuSnapshot();
+  const dbBefore = await database();
+  const started = performance.now();
+  await callsOf(CALLS, true);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(cpuTable(cpuSpent(cpuBefore, cpuSnapshot()), CALLS, 'sync call'));
   const dbAfter = await database();
-  console.log('Postgres a sync call:', Object.fromEntries(Object.keys(dbAfter).map((k) => [k, ((dbAfter[k]! - dbBefore[k]!) / (N - WARM)).toFixed(1)])));
-  const rows = await stack.sql<{ job_id: string; type: string; t: Date; i: Date }[]>`select job_id, type, occurred_at as t, inserted_at as i from job_history order by occurred_at`;
-  const byJob = new Map<string, Record<string, number>>();
+  console.log('Postgres a sync call:', Object.fromEntries(Object.keys(dbAfter).map((k) => [k, ((dbAfter[k]! - dbBefore[k]!) / CALLS).toFixed(1)])));
+  const rows = await stack.sql<{ request_id: string; type: string; t: Date; i: Date }[]>`
+    select j.request_id, h.type, h.occurred_at as t, h.inserted_at as i from job_history h join jobs j using (job_id)`;
+  const byRequest = new Map<string, Record<string, number>>();
   for (const r of rows) {
-    const j = byJob.get(r.job_id) ?? {};
+    const j = byRequest.get(r.request_id) ?? {};
     j[r.type] = new Date(r.t).getTime();
     j[`${r.type}_projected`] = new Date(r.i).getTime();
-    byJob.set(r.job_id, j);
+    byRequest.set(r.request_id, j);
   }
-  const all = [...byJob.values()];
-  const jobs = all.slice(WARM);
-  console.log({
-    request_to_queued: med(all.slice(WARM).map((j, i) => j.JobQueued! - marks[i + WARM]!.start)),
-    succeeded_to_projected: med(jobs.map((j) => j.JobSucceeded_projected! - j.JobSucceeded!)),
-    queued_to_projected: med(jobs.map((j) => j.JobQueued_projected! - j.JobQueued!)),
-    succeeded_to_answer: med(all.slice(WARM).map((j, i) => marks[i + WARM]!.end - j.JobSucceeded!)),
-    total_p50: med(totals).toFixed(1),
-    queued_to_processing: med(jobs.map((j) => j.JobProcessing! - j.JobQueued!)),
-    processing_to_succeeded: med(jobs.map((j) => j.JobSucceeded! - j.JobProcessing!)),
+  const marks = [...calls].map(([id, call]) => ({ call, job: byRequest.get(id)! }));
+  const of = (f: (m: (typeof marks)[number]) => number) => med(marks.map(f));
+  console.log(`${CALLS} calls, ${inFlight} in flight: ${(CALLS / seconds).toFixed(1)} calls/s; medians, ms:`, {
+    request_to_queued: of(({ call, job }) => job.JobQueued! - call.start),
+    queued_to_projected: of(({ job }) => job.JobQueued_projected! - job.JobQueued!),
+    queued_to_processing: of(({ job }) => job.JobProcessing! - job.JobQueued!),
+    processing_to_succeeded: of(({ job }) => job.JobSucceeded! - job.JobProcessing!),
+    succeeded_to_projected: of(({ job }) => job.JobSucceeded_projected! - job.JobSucceeded!),
+    succeeded_to_answer: of(({ call, job }) => call.answered - job.JobSucceeded!),
+    download: of(({ call }) => call.done - call.answered),
+    total: of(({ call }) => call.done - call.start),
   });
 } finally {
   await stack.stop();
