@@ -69,6 +69,8 @@ export const epochMs = (): number => performance.timeOrigin + performance.now();
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
+  /** Whether the worker has loaded its modules: only then is it handed a request (see `reserve`). */
+  loaded: boolean;
   busy: { id: number; urgent: boolean; resolve: (r: Prepared[]) => void; reject: (e: unknown) => void; budget?: NodeJS.Timeout } | null;
 }
 
@@ -133,7 +135,7 @@ export class ConversionPool {
         slot.busy!.resolve = resolve;
         slot.busy!.reject = reject;
         slot.worker.postMessage({ id, requests });
-        // The budget runs from when the worker can start: a worker just replaced loads its modules first.
+        // The budget runs from when the worker can start (it has loaded its modules: `reserve` hands out no other).
         void slot.ready.then(() => {
           if (slot.busy?.id === id) slot.busy.budget = setTimeout(() => this.replace(slot, new BudgetOverrun()), budgetMs).unref();
         });
@@ -168,31 +170,37 @@ export class ConversionPool {
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 
-  /** An idle worker, marked busy in the same tick it is found, so two callers can never be handed the same one. */
+  /**
+   * An idle worker that has loaded its modules, marked busy in the same tick it is found, so two callers can never be
+   * handed the same one. An urgent request that finds none starts the worker kept for urgent requests, if it is not
+   * running yet, and takes whichever worker is free first: a worker's start loads jsdom and the rest (a second or two,
+   * and more than ten on a busy machine — a sync docx once waited 13 s for it while the shared workers ended dozens of
+   * conversions). A caller woken for a worker that another took meanwhile waits again at the front of the line.
+   */
   private async reserve(id: number, urgent: boolean): Promise<Slot> {
-    for (;;) {
+    for (let woken = false; ; woken = true) {
       if (this.closed) throw new ConversionError('render_failed', 'the conversion pool is closed', true);
-      const idle = this.idleFor(urgent) ?? (urgent ? this.startUrgentWorker() : undefined);
+      const idle = this.idleFor(urgent);
       if (idle) {
         idle.busy = { id, urgent, resolve: () => {}, reject: () => {} };
         return idle;
       }
-      await new Promise<void>((resolve) => this.waiting[urgent ? 'urgent' : 'other'].push(resolve));
+      if (urgent) this.startUrgentWorker();
+      const line = this.waiting[urgent ? 'urgent' : 'other'];
+      await new Promise<void>((resolve) => (woken ? line.unshift(resolve) : line.push(resolve)));
     }
   }
 
   /** A worker a request may take now: any idle one for an urgent request, and for another only within `shared`. */
   private idleFor(urgent: boolean): Slot | undefined {
     if (!urgent && this.slots.filter((s) => s.busy !== null && !s.busy.urgent).length >= this.shared) return undefined;
-    return this.slots.find((s) => s.busy === null);
+    return this.slots.find((s) => s.busy === null && s.loaded);
   }
 
-  /** A worker kept for urgent requests, started now if one may still be. */
-  private startUrgentWorker(): Slot | undefined {
-    if (this.slots.length >= this.shared + (this.options.urgentWorkers ?? 0)) return undefined;
-    const slot = this.spawn();
-    this.slots.push(slot);
-    return slot;
+  /** Starts a worker kept for urgent requests if one may still be; it takes requests once loaded (`wake`). */
+  private startUrgentWorker(): void {
+    if (this.slots.length >= this.shared + (this.options.urgentWorkers ?? 0)) return;
+    this.slots.push(this.spawn());
   }
 
   /** Wakes the first caller that the workers now idle can serve. */
@@ -215,9 +223,14 @@ export class ConversionPool {
     });
     worker.unref();
     let loaded!: () => void;
-    const slot: Slot = { worker, busy: null, ready: new Promise<void>((resolve) => (loaded = resolve)) };
+    const slot: Slot = { worker, busy: null, loaded: false, ready: new Promise<void>((resolve) => (loaded = resolve)) };
     worker.on('message', (message: ChunkReply | { ready: true }) => {
-      if ('ready' in message) return loaded();
+      if ('ready' in message) {
+        slot.loaded = true;
+        loaded();
+        this.wake();
+        return;
+      }
       const busy = slot.busy;
       if (!busy || busy.id !== message.id) return;
       this.release(slot);

@@ -62,6 +62,27 @@ describe('the conversion budget', () => {
   });
 });
 
+describe('an urgent request while the worker kept for it starts', () => {
+  const pool = new ConversionPool({ size: 1, urgentWorkers: 1, allowPrivateHosts: [] });
+  afterAll(() => pool.close());
+
+  it('is converted by the first worker free, not held for the new one to load its modules', async () => {
+    await pool.ready();
+    const order: string[] = [];
+    const busy = pool.prepareAll([quick(1)]);
+    const urgent = pool.prepareAll([quick(2)], { urgent: true }).then((outcome) => {
+      order.push('urgent converted');
+      return outcome;
+    });
+    expect(pool.size).toBe(2); // the kept worker is starting
+    const loaded = pool.ready().then(() => order.push('kept worker loaded'));
+    const [, converted] = await Promise.all([busy, urgent, loaded]);
+    expect(converted).toMatchObject([{ ok: true, result: { content: 'Quick 2' } }]);
+    // The shared worker ended its quick job long before a new thread could load jsdom and the rest.
+    expect(order).toEqual(['urgent converted', 'kept worker loaded']);
+  });
+});
+
 describe('the worker kept for urgent requests', () => {
   const pool = new ConversionPool({ size: 1, urgentWorkers: 1, allowPrivateHosts: [] });
   afterAll(() => pool.close());
