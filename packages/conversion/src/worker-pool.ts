@@ -135,10 +135,8 @@ export class ConversionPool {
         slot.busy!.resolve = resolve;
         slot.busy!.reject = reject;
         slot.worker.postMessage({ id, requests });
-        // The budget runs from when the worker can start (it has loaded its modules: `reserve` hands out no other).
-        void slot.ready.then(() => {
-          if (slot.busy?.id === id) slot.busy.budget = setTimeout(() => this.replace(slot, new BudgetOverrun()), budgetMs).unref();
-        });
+        // The budget runs from now: the worker has loaded its modules (`reserve` hands out no other).
+        slot.busy!.budget = setTimeout(() => this.replace(slot, new BudgetOverrun()), budgetMs).unref();
       });
     } catch (error) {
       if (!(error instanceof BudgetOverrun)) throw error;
