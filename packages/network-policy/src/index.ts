@@ -1,5 +1,5 @@
-import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { HostAnswers } from './host-answers.ts';
 
 /**
  * Invariant 7: Folio reaches nothing on a private or internal network unless FOLIO_ALLOW_PRIVATE_HOSTS names it.
@@ -52,8 +52,10 @@ export function isPrivateAddress(address: string): boolean {
 export class NetworkPolicy {
   private readonly hosts = new Set<string>();
   private readonly ranges = new BlockList();
+  private readonly answers: HostAnswers;
 
-  constructor(allow: string[]) {
+  constructor(allow: string[], answers: HostAnswers = new HostAnswers()) {
+    this.answers = answers;
     for (const entry of allow.map((e) => e.trim().toLowerCase()).filter(Boolean)) {
       const [address, prefix] = entry.split('/');
       const family = isIP(address!);
@@ -83,7 +85,7 @@ export class NetworkPolicy {
   async refusesHost(host: string): Promise<boolean> {
     const name = host.replace(/^\[|\]$/g, '');
     try {
-      const addresses = isIP(name) ? [{ address: name }] : await lookup(name, { all: true, verbatim: true });
+      const addresses = isIP(name) ? [{ address: name }] : await this.answers.addresses(name);
       return addresses.some((a) => !this.allows(name, a.address));
     } catch {
       return false;
@@ -94,7 +96,7 @@ export class NetworkPolicy {
   async allowsHost(host: string): Promise<boolean> {
     const name = host.replace(/^\[|\]$/g, '');
     try {
-      const addresses = isIP(name) ? [{ address: name }] : await lookup(name, { all: true, verbatim: true });
+      const addresses = isIP(name) ? [{ address: name }] : await this.answers.addresses(name);
       return addresses.length > 0 && addresses.every((a) => this.allows(name, a.address));
     } catch {
       return false;
@@ -102,3 +104,4 @@ export class NetworkPolicy {
   }
 }
 export { BlockedAddressError, guardedAgent, literalAllowed } from './guarded-agent.ts';
+export { ANSWER_TTL_MS, HostAnswers, type Resolve } from './host-answers.ts';
