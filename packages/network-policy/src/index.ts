@@ -85,8 +85,7 @@ export class NetworkPolicy {
   async refusesHost(host: string): Promise<boolean> {
     const name = host.replace(/^\[|\]$/g, '');
     try {
-      const addresses = isIP(name) ? [{ address: name }] : await this.answers.addresses(name);
-      return addresses.some((a) => !this.allows(name, a.address));
+      return (await this.addressesOf(name)).some((a) => !this.allows(name, a.address));
     } catch {
       return false;
     }
@@ -96,11 +95,16 @@ export class NetworkPolicy {
   async allowsHost(host: string): Promise<boolean> {
     const name = host.replace(/^\[|\]$/g, '');
     try {
-      const addresses = isIP(name) ? [{ address: name }] : await this.answers.addresses(name);
+      const addresses = await this.addressesOf(name);
       return addresses.length > 0 && addresses.every((a) => this.allows(name, a.address));
     } catch {
       return false;
     }
+  }
+
+  /** An address as itself; a name's addresses as the kept answers have them. */
+  private addressesOf(name: string): Promise<Array<{ address: string }>> {
+    return isIP(name) ? Promise.resolve([{ address: name }]) : this.answers.addresses(name);
   }
 }
 export { BlockedAddressError, guardedAgent, literalAllowed } from './guarded-agent.ts';
