@@ -92,7 +92,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const headline = headlineOf(cleanTitle(title), cleanTitle(pageTitle ?? ''), metadata.headings, [metadata.siteName, hostOf(options.url) ?? hostOf(url)]);
   // The head of whatever is chosen loses a line that repeats the title, as Readability found it or as printed; the
   // page's og:type says what a header inside it is (boilerplate.ts).
-  const page: Cleaning = { titles: [title, headline], articlePage: openGraph };
+  const page: Cleaning = { titles: [title, headline], articlePage: openGraph, ...(product && { linkedElsewhere: new WeakSet<Element>() }) };
   let content: Element | null = parsed?.content ?? null;
   let text = '';
   if (content) {
@@ -154,7 +154,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   if (!content) throw new NoArticleError();
   // The cards of other products a product page offers go from whatever stood in for its content; words its markup
   // runs together are set apart (once the choice is made: a space more must not tip it).
-  const removed = product && removeOtherProducts(content);
+  const removed = product && removeOtherProducts(content, page.linkedElsewhere);
   // What the content prints twice goes once the choice is made (the copies must not tip it); a run of entries
   // repeats itself by nature (cards that share a description, plans that share features) and is left whole.
   const deduplicated = content !== entriesRun && removeDuplicateBlocks(content);

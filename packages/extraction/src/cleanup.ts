@@ -9,6 +9,7 @@ import { removeScrambledLabels } from './scrambled-labels.ts';
 import { removeAnnouncements, removeScreenReaderText } from './screen-reader-text.ts';
 import { removeSpacers } from './spacers.ts';
 import { elementsWithAttribute } from './elements.ts';
+import { markLinksElsewhere } from './other-products.ts';
 
 /** What the cleanup is told of the page and of the content it cleans. */
 export interface Cleaning {
@@ -18,6 +19,8 @@ export interface Cleaning {
   articlePage: boolean;
   /** The content is a run of entries (`repeated-blocks.ts`), kept whole with its own element (`regionContent`). */
   entries?: boolean;
+  /** On a page that offers one product: where the elements that held a link to another page are noted (`markLinksElsewhere`). */
+  linkedElsewhere?: WeakSet<Element>;
 }
 
 /**
@@ -30,6 +33,7 @@ export interface Cleaning {
  * Captions are marked so that every output can tell them from the body. Classes served these rules and go last.
  */
 export function cleanArticle(content: Element, page: Cleaning): void {
+  if (page.linkedElsewhere) markLinksElsewhere(content, page.linkedElsewhere);
   markCaptions(content);
   removeHiddenByUtilities(content);
   removeFurniture(content, page.articlePage);

@@ -2,7 +2,7 @@ import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from './document.ts';
 import { pageStatements, statesOneProduct } from './main-region.ts';
-import { removeOtherProducts } from './other-products.ts';
+import { markLinksElsewhere, removeOtherProducts } from './other-products.ts';
 
 /** The text left of a product page's content once the other products' cards are removed. */
 function cleaned(content: string, url = 'https://shop.example.com/p/trail-kettle'): string {
@@ -52,6 +52,45 @@ describe('removeOtherProducts', () => {
   it('keeps a run of cards that is most of what was kept: then it is the content', () => {
     const many = [...CARDS, ...CARDS, ...CARDS].join('');
     expect(cleaned(`<h1>Camp kitchen</h1><ul>${many}</ul>`)).toContain('Folding spork');
+  });
+});
+
+describe('removeOtherProducts after a cleanup took the cards\' links', () => {
+  /** Marks the links, then removes every `<a>` with its text (as the cleanup takes a "to the product" line), then the cards. */
+  function cleanedAfterLinksWent(content: string): string {
+    const { document } = new JSDOM(`<body><div id="content">${content}</div></body>`, { url: 'https://shop.example.com/p/trail-kettle' }).window;
+    const root = document.getElementById('content')!;
+    const linked = new WeakSet<Element>();
+    markLinksElsewhere(root, linked);
+    for (const a of [...root.querySelectorAll('a')]) a.remove();
+    removeOtherProducts(root, linked);
+    return root.textContent!.replace(/\s+/g, ' ').trim();
+  }
+  const buttonCard = (name: string, price: string, href: string) =>
+    `<div class="card"><div>${name}</div><p>${name}, in titanium, light and tough.</p><div>${price}</div><div><a href="${href}">to the product</a></div></div>`;
+  const cards = (host = '') => [
+    buttonCard('Titanium mug 450 ml', '€24.00', `${host}/p/mug`),
+    buttonCard('Folding spork', '€9.50', `${host}/p/spork`),
+    buttonCard('Canister stove', '€45.00', `${host}/p/stove`),
+  ].join('');
+
+  it('still tells the cards by the links they had', () => {
+    const text = cleanedAfterLinksWent(`${PRODUCT}<div class="variations">${cards()}</div>`);
+    expect(text).toContain('A titanium kettle');
+    expect(text).not.toContain('Folding spork');
+  });
+
+  it("keeps cards that never linked to another of the site's pages: the product's own editions, or shops elsewhere", () => {
+    const editions = cards().replace(/href="\/p\/\w+"/g, 'href="#buy"');
+    expect(cleanedAfterLinksWent(`${PRODUCT}<div>${editions}</div>`)).toContain('Folding spork');
+    expect(cleanedAfterLinksWent(`${PRODUCT}<div>${cards('https://other-shop.example.net')}</div>`)).toContain('Folding spork');
+  });
+
+  it("removes cards that are more than half the words kept, when the product's own text is short", () => {
+    const short = '<h1>Trail Kettle 1.2 L</h1><p>€39.00</p><p>Titanium, 142 g, 1.2 litres, folding handle.</p>';
+    const text = cleanedAfterLinksWent(`${short}<div>${cards()}</div>`);
+    expect(text).toContain('folding handle');
+    expect(text).not.toContain('Canister stove');
   });
 });
 

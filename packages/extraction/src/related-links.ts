@@ -161,11 +161,17 @@ export class Site {
     let external = 0;
     for (const a of elementsNamed(element, A)) {
       const weight = (a.textContent ?? '').trim().length || 1;
-      const domain = siteDomain(a.getAttribute('href') ?? '', this.domain);
-      if (domain === null || domain === this.domain) internal += weight;
+      if (this.holds(a.getAttribute('href') ?? '')) internal += weight;
       else external += weight;
     }
     return internal > external;
+  }
+
+  /** Whether an address (relative ones included) points into this site (always, when the page's address is unknown). */
+  holds(href: string): boolean {
+    if (!this.domain) return true;
+    const domain = siteDomain(href, this.domain);
+    return domain === null || domain === this.domain;
   }
 }
 
