@@ -58,7 +58,7 @@ export function removeOtherProducts(root: Element, linkedBefore?: WeakSet<Elemen
     const cards = siblings.filter(isCard).length;
     if (cards < MIN_CARDS || cards < siblings.length * CARD_SHARE) continue;
     // Cards linking out of the site are what a page recommends (a gift guide's shops), not the site's other offers.
-    if (words(element) > total * MAX_RUN_SHARE || (hasLinks(element) && !site.linksAreInternal(element))) continue;
+    if (words(element) > total * MAX_RUN_SHARE || !site.linksAreInternal(element)) continue;
     removeWithLabel(element, true);
     removed = true;
   }
@@ -75,8 +75,6 @@ function linksElsewhereFrom(base: string): (a: Element) => boolean {
     return target !== null && target !== page;
   };
 }
-
-const hasLinks = (element: Element) => elementsNamed(element, A).length > 0;
 
 /** An address without its query and fragment: the page it names. */
 function pageOf(url: string, base?: string): string | null {

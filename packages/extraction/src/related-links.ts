@@ -154,7 +154,10 @@ export class Site {
     this.domain = siteDomain(pageUrl);
   }
 
-  /** Whether most of an element's link text points into this site (always, when the page's address is unknown). */
+  /**
+   * Whether most of an element's link text points into this site: always when no link points out (none at all, as in
+   * cards whose links the cleanup took), or when the page's address is unknown.
+   */
   linksAreInternal(element: Element): boolean {
     if (!this.domain) return true;
     let internal = 0;
@@ -164,7 +167,7 @@ export class Site {
       if (this.holds(a.getAttribute('href') ?? '')) internal += weight;
       else external += weight;
     }
-    return internal > external;
+    return internal > external || external === 0;
   }
 
   /** Whether an address (relative ones included) points into this site (always, when the page's address is unknown). */
