@@ -9,8 +9,9 @@ export interface PoolOptions {
   /**
    * Worker threads beyond `size` that only urgent requests use (default none): a renderer keeps one for the jobs a
    * caller is waiting on, so that requests nobody waits on, however slow, never make an urgent one wait for a thread.
-   * Each is started the first time an urgent request finds every other worker busy, and kept: most renderers never
-   * need it, and a start would pay for its modules (~0.8 s of CPU) every time.
+   * Each is started the first time the shared workers are all taken (an urgent request could then find no other),
+   * and kept: a renderer that is never that busy never needs it, and a start would pay for its modules (~0.8 s of
+   * CPU) every time.
    */
   urgentWorkers?: number;
   /** FOLIO_ALLOW_PRIVATE_HOSTS, for each worker's page fetcher. */
@@ -181,6 +182,9 @@ export class ConversionPool {
       const idle = this.idleFor(urgent);
       if (idle) {
         idle.busy = { id, urgent, resolve: () => {}, reject: () => {} };
+        // The shared workers are all taken now: the next urgent request would need the worker kept for it, whose
+        // start takes seconds on a busy machine (more than a sync ceiling has been seen). Start it now, not then.
+        if (!urgent && this.sharedBusy() >= this.shared) this.startUrgentWorker();
         return idle;
       }
       if (urgent) this.startUrgentWorker();
@@ -191,8 +195,13 @@ export class ConversionPool {
 
   /** A worker a request may take now: any idle one for an urgent request, and for another only within `shared`. */
   private idleFor(urgent: boolean): Slot | undefined {
-    if (!urgent && this.slots.filter((s) => s.busy !== null && !s.busy.urgent).length >= this.shared) return undefined;
+    if (!urgent && this.sharedBusy() >= this.shared) return undefined;
     return this.slots.find((s) => s.busy === null && s.loaded);
+  }
+
+  /** Workers held by requests that are not urgent. */
+  private sharedBusy(): number {
+    return this.slots.filter((s) => s.busy !== null && !s.busy.urgent).length;
   }
 
   /** Starts a worker kept for urgent requests if one may still be; it takes requests once loaded (`wake`). */

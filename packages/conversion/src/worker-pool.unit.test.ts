@@ -66,15 +66,20 @@ describe('an urgent request while the worker kept for it starts', () => {
   const pool = new ConversionPool({ size: 1, urgentWorkers: 1, allowPrivateHosts: [] });
   afterAll(() => pool.close());
 
+  it('has not started the kept worker while a shared one is free', async () => {
+    await pool.ready();
+    expect(pool.size).toBe(1);
+  });
+
   it('is converted by the first worker free, not held for the new one to load its modules', async () => {
     await pool.ready();
     const order: string[] = [];
     const busy = pool.prepareAll([quick(1)]);
+    expect(pool.size).toBe(2); // the quick job took the only shared worker, so the kept one is starting already
     const urgent = pool.prepareAll([quick(2)], { urgent: true }).then((outcome) => {
       order.push('urgent converted');
       return outcome;
     });
-    expect(pool.size).toBe(2); // the kept worker is starting
     const loaded = pool.ready().then(() => order.push('kept worker loaded'));
     const [, converted] = await Promise.all([busy, urgent, loaded]);
     expect(converted).toMatchObject([{ ok: true, result: { content: 'Quick 2' } }]);
@@ -87,11 +92,9 @@ describe('the worker kept for urgent requests', () => {
   const pool = new ConversionPool({ size: 1, urgentWorkers: 1, allowPrivateHosts: [] });
   afterAll(() => pool.close());
 
-  it('is started the first time an urgent request finds the shared workers busy, and kept', async () => {
+  it('is started the first time the shared workers are all taken, before an urgent request needs it, and kept', async () => {
     await pool.ready();
     expect(pool.size).toBe(1);
-    await Promise.all([pool.prepareAll([quick(1)]), pool.prepareAll([quick(2)])]);
-    expect(pool.size).toBe(1); // requests that are not urgent wait for the shared worker
     const [, urgent] = await Promise.all([pool.prepareAll([slow]), pool.prepareAll([quick(3)], { urgent: true })]);
     expect(urgent).toMatchObject([{ ok: true, result: { content: 'Quick 3' } }]);
     expect(pool.size).toBe(2);
