@@ -37,6 +37,8 @@ export interface LocalInfraOptions {
   env?: Record<string, string | undefined>;
   /** Start a local S3 server when S3_ENDPOINT is not set (tests: yes; `npm start`: no, files stay on local disk). */
   s3?: boolean;
+  /** Start each local service from empty data (tests: every run starts as a fresh clone does). Default: keep it. */
+  fresh?: boolean;
   /** One progress line per service. Default: stderr. */
   log?: (line: string) => void;
 }
@@ -76,7 +78,7 @@ export async function startLocalInfra(opts: LocalInfraOptions): Promise<LocalInf
   const postgresServer: Promise<string> = externalDb
     ? (log(`postgres: using DATABASE_URL (external)`), Promise.resolve(externalDb))
     : timed('postgres', async () => {
-      const pg = await startPostgres({ port: ports.postgres, dataDir: path.join(stateDir, 'postgres') });
+      const pg = await startPostgres({ port: ports.postgres, dataDir: path.join(stateDir, 'postgres'), fresh: opts.fresh });
       started.postgres = pg;
       return pg.url;
     }, () => `127.0.0.1:${ports.postgres}`);
@@ -89,7 +91,7 @@ export async function startLocalInfra(opts: LocalInfraOptions): Promise<LocalInf
     ? (log(`kafka: using KAFKA_BROKERS=${given('KAFKA_BROKERS')} (external)`), Promise.resolve(given('KAFKA_BROKERS')!))
     : timed('kafka', async () => {
       const k = await startKafka({
-        port: ports.kafka, controllerPort: ports.kafkaController, dataDir: path.join(stateDir, 'kafka'),
+        port: ports.kafka, controllerPort: ports.kafkaController, dataDir: path.join(stateDir, 'kafka'), fresh: opts.fresh,
       });
       started.kafka = k;
       return k.brokers;
@@ -106,7 +108,7 @@ export async function startLocalInfra(opts: LocalInfraOptions): Promise<LocalInf
       secretAccessKey: given('AWS_SECRET_ACCESS_KEY'),
     }))
     : timed('s3', async () => {
-      const s = await startS3({ port: ports.s3, dataDir: path.join(stateDir, 's3'), ...localS3 });
+      const s = await startS3({ port: ports.s3, dataDir: path.join(stateDir, 's3'), fresh: opts.fresh, ...localS3 });
       started.s3 = s;
       return s as { endpoint: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string };
     }, (s) => s.endpoint.replace(/^https?:\/\//, ''));

@@ -18,6 +18,8 @@ export interface KafkaOptions {
   /** KRaft controller listener (never for clients). */
   controllerPort: number;
   dataDir: string;
+  /** Start from empty data: what an earlier run stored is deleted first (a test run starts as a fresh clone does). */
+  fresh?: boolean;
   /** Where both listeners are (default 127.0.0.1). */
   address?: string;
   /** The network namespace to run in (a host of `npm run cluster`). */
@@ -99,6 +101,7 @@ log4j.logger.org.apache.kafka.clients=WARN
 export async function startKafka(opts: KafkaOptions): Promise<KafkaService> {
   const dataDir = path.resolve(opts.dataDir);
   const logDir = path.join(dataDir, 'data');
+  if (opts.fresh) await fsp.rm(logDir, { recursive: true, force: true });
   await fsp.mkdir(logDir, { recursive: true });
   const propsFile = path.join(dataDir, 'server.properties');
   const log4jFile = path.join(dataDir, 'log4j.properties');

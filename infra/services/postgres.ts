@@ -27,6 +27,8 @@ export interface PostgresOptions {
   allowFrom?: string;
   /** Holds `pgdata/` (the cluster), the log and the pid file. */
   dataDir: string;
+  /** Start from empty data: what an earlier run stored is deleted first (a test run starts as a fresh clone does). */
+  fresh?: boolean;
   readyTimeoutMs?: number;
 }
 
@@ -104,6 +106,7 @@ async function ensureTraversable(p: string): Promise<string[]> {
 export async function startPostgres(opts: PostgresOptions): Promise<PostgresService> {
   const dataDir = path.resolve(opts.dataDir);
   const pgdata = path.join(dataDir, 'pgdata');
+  if (opts.fresh) await fsp.rm(pgdata, { recursive: true, force: true });
   await fsp.mkdir(dataDir, { recursive: true });
   const bin = await binaries();
   const ids = await runAs();

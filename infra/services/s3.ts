@@ -14,6 +14,8 @@ export interface S3Options {
   netns?: string;
   /** Holds `blobs/` (one directory per bucket), the properties file, the log and the pid file. */
   dataDir: string;
+  /** Start from empty data: what an earlier run stored is deleted first (a test run starts as a fresh clone does). */
+  fresh?: boolean;
   accessKeyId: string;
   secretAccessKey: string;
   /** Created if missing. */
@@ -50,6 +52,7 @@ export function s3ClientFor(c: Omit<S3Connection, 'bucket'>): S3Client {
 export async function startS3(opts: S3Options): Promise<S3Service> {
   const dataDir = path.resolve(opts.dataDir);
   const blobs = path.join(dataDir, 'blobs');
+  if (opts.fresh) await fsp.rm(blobs, { recursive: true, force: true });
   await fsp.mkdir(blobs, { recursive: true });
   const endpoint = `http://${opts.address ?? '127.0.0.1'}:${opts.port}`;
   const region = opts.region ?? 'us-east-1';
