@@ -11,7 +11,7 @@ import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import {
   ARTICLE_KEPT_WORDS, bodyIsBetter, FRAGMENT_WORDS, mainRegionOf, openGraphArticle, pageStatements, REGION_RATIO, regionContent,
-  regionIsBetter, offersOneProduct, statesArticle, statesDiscussion, unwrapNoscriptContent,
+  regionIsBetter, statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
 import { removeCustomerReviews } from './customer-reviews.ts';
@@ -78,7 +78,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // the document.
   const stated = pageStatements(document);
   // Customers' reviews of the one product a page offers go before anything chooses: they outweigh its description.
-  const product = offersOneProduct(stated);
+  const product = statesOneProduct(stated);
   withoutCustomerReviews(document, product);
   const region = mainRegionOf(document);
   const openGraph = openGraphArticle(stated);

@@ -8,8 +8,8 @@ import { words } from './text-measure.ts';
  * (`class="review"`, `customer-review`, schema.org Review microdata), with the section around it (its heading, the
  * stars' histogram, "Write a review", sorting and filters). A product page's reviews often hold more words than its
  * description, so Readability, counting words, keeps them and leaves the description out: the section goes from the
- * page before anything chooses. Only on a page that offers one product (`offersOneProduct`: it says so, or shows one
- * product's buy controls): a review site's reviews, or a forum's, are its content.
+ * page before anything chooses. Only on a page that states it offers one product (`statesOneProduct`): a review
+ * site's reviews, or a forum's, are its content.
  */
 const MIN_REVIEWS = 2;
 /** Words a review must hold to be one (a row of stars, a "review-count" label, hold none). */

@@ -153,39 +153,23 @@ const DISCUSSION_ITEMTYPE = new RegExp(`schema\\.org/(?:${DISCUSSION_TYPE_NAMES.
 /** JSON-LD types of a page that lists products (a category, a search, a catalogue). */
 const PRODUCT_LIST_TYPES = jsonLdType(['ItemList', 'CollectionPage', 'OfferCatalog', 'SearchResultsPage']);
 const PRODUCT_ITEMTYPE = /schema\.org\/Product$/i;
-const PRODUCT_TYPES = jsonLdType(['Product', 'ProductGroup']);
 
-/**
- * What a page states about itself: its JSON-LD scripts' text, its `og:type`s (lower-cased), its microdata types, and
- * how many of its controls put something in a cart ("Add to cart", "Add to bag", "Buy now").
- */
+/** What a page states about itself: its JSON-LD scripts' text, its `og:type`s (lower-cased) and its microdata types. */
 export interface PageStatements {
   jsonLd: string[];
   openGraphTypes: string[];
   itemtypes: string[];
-  buyControls: number;
 }
-
-/** A control's label that buys what it stands by: a shop's button, in English (the label of most shop software). */
-const BUY_LABEL = /^(?:loading\W*)?(?:add to (?:cart|bag|basket|trolley)|buy (?:it )?now)$/i;
-/** An id or name that says a control buys (`add-to-cart-button`, `submit.add-to-cart`, `buy-now-button`). */
-const BUY_NAME = /(?:^|[-_.])(?:add-?to-?(?:cart|bag|basket|trolley)|buy-?now)(?:[-_.]button|$)/i;
-/** Characters a control's text holds at most to be read as a label (a link around a whole product card is not one). */
-const MAX_LABEL_CHARS = 40;
-const CONTROLS = new Set(['button', 'a', 'input']);
-/** Buy controls a page of one product shows at most: its own, a "Buy now" beside it, one more in a sticky bar. */
-const MAX_ONE_PRODUCT_CONTROLS = 3;
 
 /**
  * The page's statements, read in one walk. Read them before Readability runs: it removes the page's scripts. The
  * questions below take them.
  */
 export function pageStatements(document: Document): PageStatements {
-  const stated: PageStatements = { jsonLd: [], openGraphTypes: [], itemtypes: [], buyControls: 0 };
+  const stated: PageStatements = { jsonLd: [], openGraphTypes: [], itemtypes: [] };
   for (const element of descendants(document)) {
     const itemtype = element.getAttribute('itemtype');
     if (itemtype !== null) stated.itemtypes.push(itemtype.trim());
-    if (CONTROLS.has(element.localName) && isBuyControl(element)) stated.buyControls++;
     if (element.localName === 'script' && /ld\+json/i.test(element.getAttribute('type') ?? '')) {
       stated.jsonLd.push(element.textContent ?? '');
     } else if (element.localName === 'meta' && element.getAttribute('property')?.trim().toLowerCase() === 'og:type') {
@@ -246,35 +230,6 @@ export function statesOneProduct(stated: PageStatements): boolean {
   }
   if (names.size > 0) return names.size === 1;
   return stated.itemtypes.filter((type) => PRODUCT_ITEMTYPE.test(type)).length === 1;
-}
-
-/**
- * Whether the page offers one product: it states so (`statesOneProduct`), or, stating nothing about products and not
- * that it is an article, it shows one product's buy controls (one to three "Add to cart" or "Buy now"). Many shops
- * (a marketplace's item pages among them) publish no product markup at all; a category page shows a control for
- * each product, and an article that recommends products links to shops instead.
- */
-export function offersOneProduct(stated: PageStatements): boolean {
-  if (statesOneProduct(stated)) return true;
-  const statesProducts = stated.jsonLd.some((json) => PRODUCT_TYPES.test(json) || PRODUCT_LIST_TYPES.test(json)) || stated.itemtypes.some((type) => PRODUCT_ITEMTYPE.test(type));
-  if (statesProducts || openGraphArticle(stated)) return false;
-  return stated.buyControls >= 1 && stated.buyControls <= MAX_ONE_PRODUCT_CONTROLS;
-}
-
-/**
- * A button, link or submit input that buys: its label (its text, or a submit input's value), once spaces are folded,
- * holds a buy phrase and little else (`BUY_LABEL`; a spinner's "Loading…" beside it may be there), or its id or name
- * says so (`add-to-cart-button`: a submit input labelled by an element beside it).
- */
-function isBuyControl(element: Element): boolean {
-  const input = element.localName === 'input';
-  if (input && !/^(?:submit|button|image)$/i.test(element.getAttribute('type') ?? '')) return false;
-  if (element.localName !== 'a' && (BUY_NAME.test(element.id) || BUY_NAME.test(element.getAttribute('name') ?? ''))) return true;
-  const raw = input ? element.getAttribute('value') : element.textContent;
-  // Markup's indentation is not the label's: a button's text may be a few words among many spaces.
-  if (!raw || raw.length > MAX_LABEL_CHARS * 4) return false;
-  const label = raw.replace(/\s+/g, ' ').trim();
-  return label.length <= MAX_LABEL_CHARS && BUY_LABEL.test(label);
 }
 
 /** The names of the outermost products (Product, ProductGroup) in a JSON-LD value. */

@@ -6,7 +6,7 @@ import { normalisedText, words } from './text-measure.ts';
 /**
  * Other products a product page offers beside its own ("People who viewed this item also viewed", "Similar items",
  * "Frequently bought together"): a run of cards — like siblings, each a short block with a price and a link to
- * another page of the site. Only on a page that offers one product (`offersOneProduct`): on a category or
+ * another page of the site. Only on a page that states it offers one product (`statesOneProduct`): on a category or
  * a search, such cards are the content. A run holding most of what was kept is the content whatever the page states.
  * A card's link is judged on the page as it was before the cleanup (`markLinksElsewhere`), which may have taken it.
  */
