@@ -30,13 +30,17 @@ const A = tagSet('a');
  * the card could not be told from the product's own prices (its editions, its plans).
  */
 export function markLinksElsewhere(root: Element, into: WeakSet<Element>): void {
-  const base = baseAddress(root.ownerDocument);
-  const site = new Site(base);
-  const leadsElsewhere = linksElsewhereFrom(base);
+  const { site, leadsElsewhere } = linksOf(root);
   for (const a of elementsNamed(root, A)) {
     if (!leadsElsewhere(a) || !site.holds(a.getAttribute('href') ?? '')) continue;
     for (let element: Element | null = a; element && element !== root && !into.has(element); element = element.parentElement) into.add(element);
   }
+}
+
+/** The site of `root`'s page, and whether a link leads to another of its pages, both from the page's address. */
+function linksOf(root: Element): { site: Site; leadsElsewhere: (a: Element) => boolean } {
+  const base = baseAddress(root.ownerDocument);
+  return { site: new Site(base), leadsElsewhere: linksElsewhereFrom(base) };
 }
 
 /**
@@ -44,9 +48,7 @@ export function markLinksElsewhere(root: Element, into: WeakSet<Element>): void 
  * (`markLinksElsewhere`).
  */
 export function removeOtherProducts(root: Element, linkedBefore?: WeakSet<Element>): boolean {
-  const base = baseAddress(root.ownerDocument);
-  const site = new Site(base);
-  const leadsElsewhere = linksElsewhereFrom(base);
+  const { site, leadsElsewhere } = linksOf(root);
   const linksElsewhere = (card: Element) => linkedBefore?.has(card) || elementsNamed(card, A).some(leadsElsewhere);
   const isCard = (element: Element) => words(element) <= MAX_CARD_WORDS && PRICE.test(normalisedText(element)) && linksElsewhere(element);
   const total = words(root);
