@@ -96,20 +96,22 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   let content: Element | null = parsed?.content ?? null;
   let text = '';
   if (content) {
-    cleanArticle(content, page);
+    cleanArticle(content, withRun(page, content, entries?.element));
     text = nodeToText(content);
   }
   // The region can only be better when it holds REGION_RATIO times the text Readability kept, before its cleanup:
   // most articles end here, and the page is parsed again (Readability has rewritten this copy) only for the others.
   const chosenLength = content ? textLength(content) : 0;
   if (region && region.length >= chosenLength * REGION_RATIO && !(article && countWords(text) >= ARTICLE_KEPT_WORDS)) {
-    const again = mainRegionOf(freshDocument(stash, segmentPlaces, options.url, product));
+    const fresh = freshDocument(stash, segmentPlaces, options.url, product);
+    const again = mainRegionOf(fresh);
     if (again) {
-      const candidate = regionContent(again.element, page);
+      const regionPage = withRun(page, again.element, repeatedBlocksOf(fresh)?.element);
+      const candidate = regionContent(again.element, regionPage);
       // Readers' comments under an article Readability kept are not the article (as a run of them never stands in);
       // a thread's replies, on a page that states it is a discussion, are its content.
       if (countWords(text) >= COMMENTS_KEPT_WORDS && !statesDiscussion(stated)) removeCommentSections(candidate, opening(text));
-      cleanArticle(candidate, page);
+      cleanArticle(candidate, regionPage);
       const candidateText = nodeToText(candidate);
       if (regionIsBetter(text, candidateText)) {
         content = candidate;
@@ -140,10 +142,12 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     // Little or nothing kept: the page's body, without its frame (navigation, header, footer, hidden and interactive
     // elements), stands in when nothing was kept or when it holds several times what was (`bodyIsBetter`). Only a
     // page where nothing is left is refused.
-    const body = freshDocument(stash, segmentPlaces, options.url, product).body;
+    const fresh = freshDocument(stash, segmentPlaces, options.url, product);
+    const body = fresh.body;
     if (body) {
-      const candidate = regionContent(body, page);
-      cleanArticle(candidate, page);
+      const bodyPage = withRun(page, body, repeatedBlocksOf(fresh)?.element);
+      const candidate = regionContent(body, bodyPage);
+      cleanArticle(candidate, bodyPage);
       const candidateText = nodeToText(candidate);
       if (!content || bodyIsBetter(keptWords, countWords(candidateText))) {
         content = candidate;
@@ -204,6 +208,14 @@ function readyForReadability(
   unwrapNoscriptContent(document);
   if (document.body) openCollapsedPanels(document.body);
   return prepareForReadability(document);
+}
+
+/**
+ * The cleanup told of the page's run of entries (a grid, a list) when `container` holds it: the entries' linked
+ * titles are the entries' names, not lines of links to other pages (`removeRelatedLinks`).
+ */
+function withRun(page: Cleaning, container: Element, run: Element | undefined): Cleaning {
+  return run && container.contains(run) ? { ...page, run } : page;
 }
 
 function withoutCustomerReviews(document: Document, product: boolean): void {

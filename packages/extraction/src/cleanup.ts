@@ -19,6 +19,8 @@ export interface Cleaning {
   articlePage: boolean;
   /** The content is a run of entries (`repeated-blocks.ts`), kept whole with its own element (`regionContent`). */
   entries?: boolean;
+  /** The page's run of entries inside the content (a grid in the page's main region): its entries' linked titles stay. */
+  run?: Element;
   /** On a page that offers one product: where the elements that held a link to another page are noted (`markLinksElsewhere`). */
   linkedElsewhere?: WeakSet<Element>;
 }
@@ -37,8 +39,9 @@ export function cleanArticle(content: Element, page: Cleaning): void {
   markCaptions(content);
   removeHiddenByUtilities(content);
   removeFurniture(content, page.articlePage);
-  // A run of entries (repeated-blocks.ts) is often a list of links to the site's own pages: that list is the content.
-  if (!page.entries) removeRelatedLinks(content);
+  // A run of entries (repeated-blocks.ts) is often a list of links to the site's own pages: that list is the content,
+  // and so are the titles of the entries of a run inside the content.
+  if (!page.entries) removeRelatedLinks(content, page.run);
   removeNotices(content);
   removeRepeatedQuotes(content);
   removeScreenReaderText(content);

@@ -87,6 +87,34 @@ describe('extractArticle: pages that are not one article', () => {
     expect(category.text).toContain('Folding spork');
   });
 
+  it("keeps a grid of products whose names are headings in links, beside a longer guide on the same page", () => {
+    // Readability keeps the guide; the main region holds the grid too, and only with its products' names does it
+    // hold enough more to stand in (before, the names went as lines of links and the grid with them).
+    const products = [['Oak bookcase, 80 cm', '79.00'], ['Wall shelf, birch veneer', '24.99'], ['Cube shelving unit, 4 cubes', '45.00'],
+      ['Corner bookcase, white', '99.00'], ['Ladder shelf, bamboo', '59.00'], ['Glass-door cabinet, black-brown', '149.00'],
+      ['Narrow bookcase, 40 cm', '49.00'], ['Floating shelf, oak effect', '19.99'], ['Wall-mounted cabinet with sliding doors', '89.00'],
+      ['Open shelving unit, steel and pine', '129.00'], ['Picture ledge, walnut', '14.99'], ['Display cabinet with lighting', '199.00']];
+    const cards = products.map(([name, price], i) => `<div class="product-card"><a href="/p/${i}"><img src="/img/${i}.jpg" alt=""></a>
+        <div class="product-card-title"><a href="/p/${i}"><h4>${name}</h4></a></div>
+        <p class="product-fit">Flat-packed, assembly needed</p><p class="product-price">€${price}</p></div>`).join('\n');
+    const guide = `<div class="seo-text"><h2>Choosing shelving</h2><p>A bookcase earns its place when it fits the room and the
+      things it holds. Measure the wall, the height of your tallest books and the depth of whatever else will live on it,
+      and leave a hand's width free above each row so that it can be reached and dusted without a fight.</p>
+      <p>Solid wood carries heavy loads across wide spans; veneered board is lighter and cheaper and does well with shorter
+      shelves. Metal frames suit a kitchen or a garage, where a wipe-clean surface and open backs let air move around jars,
+      tins and tools.</p><p>Tall units should be fixed to the wall with the fittings that come with them. A loaded bookcase
+      that tips can do real harm, and the fittings take a few minutes to put up with a drill and two screws.</p></div>`;
+    const html = frame(`<main><h1>Shelving</h1><div class="intro"><p>Shelves and bookcases for every room, from a single wall
+      shelf to a wall of cubes, in solid wood, veneer and metal. Most of them come flat-packed with their fittings.</p></div>
+      <div class="product-grid">${cards}</div>${guide}</main>`, 'Shelving');
+    const article = extractArticle(html, { url: URL });
+    for (const [name, price] of products) {
+      expect(article.text).toContain(name);
+      expect(article.text).toContain(price);
+    }
+    expect(article.text).toContain('Tall units should be fixed to the wall');
+  });
+
   it("leaves out a category's filter panel, and keeps a guide in a block its markup names for filters", () => {
     const cards = ['Titanium mug 450 ml', 'Folding spork, long handle', 'Canister stove, piezo ignition', 'Windscreen for canister stoves']
       .map((name, i) => `<li class="card"><a href="/p/${i}">${name}</a> <span class="price">€${12 + i}.00</span> <span>Rated 4.5 of 5 by 120 campers</span></li>`).join('');

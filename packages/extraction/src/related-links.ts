@@ -27,18 +27,24 @@ const P = tagSet('p');
 const IMG = tagSet('img');
 const BR = tagSet('br');
 const LINKS_AND_MEDIA = tagSet('a', 'img', 'picture', 'video', 'iframe');
+const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 
-export function removeRelatedLinks(root: Element): void {
+/**
+ * `entries`, the page's run of like blocks when it sits inside `root` (a grid of products, a list of stories), keeps
+ * its entries' titles: a heading that links to its entry is that entry's name, not a line of links to other stories.
+ */
+export function removeRelatedLinks(root: Element, entries?: Element): void {
+  const isEntryTitle = (element: Element) => entries !== undefined && entries.contains(element) && holdsLinkedHeading(element);
   const site = new Site(baseAddress(root.ownerDocument));
   const isListOfLinks = (list: Element) => isLinkList(list) && site.linksAreInternal(list);
   const isLineOfLinks = (block: Element) => isLinkLine(block) && site.linksAreInternal(block);
   const isPrefixedLink = (block: Element) => isPrefixedLine(block) && site.linksAreInternal(block);
   for (const list of elementsNamed(root, LISTS)) {
-    if (!root.contains(list) || (list.parentElement && closestNamed(list.parentElement, LI))) continue;
+    if (!root.contains(list) || (list.parentElement && closestNamed(list.parentElement, LI)) || isEntryTitle(list)) continue;
     if (isListOfLinks(list)) removeWithLabel(list);
   }
   for (const block of elementsNamed(root, BLOCKS_OF_LINKS)) {
-    if (!root.contains(block) || closestNamed(block, LI_TABLE_BLOCKQUOTE)) continue;
+    if (!root.contains(block) || closestNamed(block, LI_TABLE_BLOCKQUOTE) || isEntryTitle(block)) continue;
     if (hasBlockChildren(block)) continue;
     if (isLineOfLinks(block) || isPrefixedLink(block)) removeWithLabel(block);
     else if (isLinesOfLinks(block) && site.linksAreInternal(block)) removeWithLabel(block, true);
@@ -192,4 +198,9 @@ function siteDomain(url: string, relativeTo?: string): string | null {
   const secondLevel = labels[labels.length - 2]!;
   const keep = secondLevel.length <= 3 && labels[labels.length - 1]!.length === 2 ? 3 : 2;
   return labels.slice(-keep).join('.');
+}
+
+/** Whether a link in the element is a heading's: one around a heading (`<a><h4>…`) or inside one (`<h3><a>…`). */
+function holdsLinkedHeading(element: Element): boolean {
+  return elementsNamed(element, A).some((a) => firstNamed(a, HEADINGS) !== null || closestNamed(a, HEADINGS) !== null);
 }

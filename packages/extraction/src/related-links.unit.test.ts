@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { removeRelatedLinks } from './related-links.ts';
 
 /** The text left of an article's content once its related links are removed. */
-function cleaned(content: string): string {
+function cleaned(content: string, entries?: string): string {
   const { document } = new JSDOM(`<body><div id="content">${content}</div></body>`, { url: 'https://news.example.com/2024/05/sea-wall.html' }).window;
   const root = document.getElementById('content')!;
-  removeRelatedLinks(root);
+  removeRelatedLinks(root, entries ? document.querySelector(entries)! : undefined);
   return root.textContent!.replace(/\s+/g, ' ').trim();
 }
 
@@ -49,5 +49,26 @@ describe('related links written as lines', () => {
     expect(text).toContain('third crossing at weekends');
     expect(text).toContain('State resilience report, 2023 edition');
     expect(text).toContain('Sea wall survey by the county engineers');
+  });
+});
+
+describe('the titles of a run of entries inside the content', () => {
+  const cards = ['Oak bookcase, 80 cm', 'Wall shelf, birch', 'Cube shelving unit'].map((name, i) => `<div class="card">
+      <div class="card-title"><a href="/p/${i}"><h4>${name}</h4></a></div><p class="price">€${79 + i}.00</p></div>`).join('');
+  const grid = `<div class="grid">${cards}</div>`;
+
+  it('keeps the linked heading that names each entry of the run', () => {
+    const text = cleaned(`${STORY}${grid}`, '.grid');
+    expect(text).toContain('Oak bookcase, 80 cm');
+    expect(text).toContain('Cube shelving unit');
+  });
+
+  it('still removes the same lines outside a run, and a run’s lines of links that are not headings', () => {
+    expect(cleaned(`${STORY}${grid}`)).not.toContain('Oak bookcase');
+    const text = cleaned(`${STORY}<div class="grid">${cards}<div class="more"><a href="/shelving?page=2">Next page of shelving</a></div></div>
+      <h3><a href="/2024/04/ferry.html">Ferry timetable changes for the summer season</a></h3>`, '.grid');
+    expect(text).toContain('Wall shelf, birch');
+    expect(text).not.toContain('Next page of shelving');
+    expect(text).not.toContain('Ferry timetable');
   });
 });
