@@ -40,14 +40,16 @@ export function removeRelatedLinks(root: Element, entries?: Element): void {
   const isLineOfLinks = (block: Element) => isLinkLine(block) && site.linksAreInternal(block);
   const isPrefixedLink = (block: Element) => isPrefixedLine(block) && site.linksAreInternal(block);
   for (const list of elementsNamed(root, LISTS)) {
-    if (!root.contains(list) || (list.parentElement && closestNamed(list.parentElement, LI)) || isEntryTitle(list)) continue;
-    if (isListOfLinks(list)) removeWithLabel(list);
+    if (!root.contains(list) || (list.parentElement && closestNamed(list.parentElement, LI))) continue;
+    if (isListOfLinks(list) && !isEntryTitle(list)) removeWithLabel(list);
   }
   for (const block of elementsNamed(root, BLOCKS_OF_LINKS)) {
-    if (!root.contains(block) || closestNamed(block, LI_TABLE_BLOCKQUOTE) || isEntryTitle(block)) continue;
+    if (!root.contains(block) || closestNamed(block, LI_TABLE_BLOCKQUOTE)) continue;
     if (hasBlockChildren(block)) continue;
-    if (isLineOfLinks(block) || isPrefixedLink(block)) removeWithLabel(block);
-    else if (isLinesOfLinks(block) && site.linksAreInternal(block)) removeWithLabel(block, true);
+    // Asked last, of what would go: it walks the block's links.
+    if (isLineOfLinks(block) || isPrefixedLink(block)) {
+      if (!isEntryTitle(block)) removeWithLabel(block);
+    } else if (isLinesOfLinks(block) && site.linksAreInternal(block) && !isEntryTitle(block)) removeWithLabel(block, true);
   }
   removeInlineCards(root);
 }
