@@ -11,6 +11,11 @@ import { ARTICLE_STYLESHEET } from './stylesheet.ts';
  * network (`css_url` and its `@import`s). Inline styles are limited to the service's own stylesheet by its hash, so
  * even a `style` element or attribute that slipped into the content would not apply. Which network addresses are
  * actually reachable is the renderer's boundary to decide (invariant 7, docs/invariants.md), not the page's.
+ *
+ * The policy is one constant for every page, and must stay one: the pdf renderer prints in warm tabs, and a tab keeps
+ * the policy of the first page it printed (`setContent` writes the next page into the same document, whose policies
+ * only accumulate). A page with a stylesheet of another hash prints unstyled in a tab that printed before (tried on
+ * 2026-12-02: the article page with one rule changed, its own hash in its policy, printed as bare HTML).
  */
 export const ARTICLE_STYLESHEET_HASH = `sha256-${createHash('sha256').update(ARTICLE_STYLESHEET, 'utf8').digest('base64')}`;
 
