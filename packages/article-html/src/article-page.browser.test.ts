@@ -64,6 +64,29 @@ describe('the article page in Chromium', () => {
     expect(photoLoaded).toBe(1);
   });
 
+  it('prints the same PDF from the printed page as from the read page', async () => {
+    const content = [
+      '<h2>A heading</h2>',
+      `<p>${'A paragraph of the article with <a href="https://e.example/x">a link</a> in it. '.repeat(40)}</p>`,
+      '<ul><li>one</li><li>two</li></ul>',
+      '<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>',
+      '<pre><code>const x = 1;</code></pre>',
+    ].join('\n');
+    // Byte for byte, but for the ids by which the tags' table cells name their headers: they number the DOM nodes the
+    // tab has made so far.
+    const pdfOf = async (html: string) => {
+      await effectsOf(page, canary, html);
+      const pdf = Buffer.from(await page.pdf({ format: 'Letter', printBackground: true, tagged: true }));
+      return pdf.toString('latin1').replace(/\(node\d+\)/g, '(node)');
+    };
+    const pageOf = (printed: boolean) => articlePage(input({ title: 'Printed', contentHtml: content, printed }));
+    const read = await pdfOf(pageOf(false));
+    expect(read.length).toBeGreaterThan(1000);
+    expect(await pdfOf(pageOf(true))).toBe(read);
+    // The print rules did apply (11pt, not the screen's 12pt): the same page printed with no stylesheet differs.
+    expect(await pdfOf(pageOf(true).replace(/<style>[\s\S]*<\/style>/, ''))).not.toBe(read);
+  });
+
   it('applies css_url after the service stylesheet', async () => {
     await effectsOf(page, canary, articlePage(input({ cssUrl: `${canary.origin}/user.css` })));
     expect(await page.$eval('h1.folio-title', (h1) => getComputedStyle(h1).color)).toBe('rgb(1, 2, 3)');

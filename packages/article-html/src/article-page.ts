@@ -1,6 +1,6 @@
 import { ARTICLE_PAGE_CSP } from './content-security-policy.ts';
 import { escapeHtml } from './escape.ts';
-import { ARTICLE_STYLESHEET } from './stylesheet.ts';
+import { ARTICLE_STYLESHEET, PRINTED_ARTICLE_STYLESHEET } from './stylesheet.ts';
 import { safeUrl } from './url-policy.ts';
 
 export interface ArticlePageInput {
@@ -20,6 +20,8 @@ export interface ArticlePageInput {
   /** On `<html dir>`. */
   dir: 'ltr' | 'rtl' | null;
   meta?: { author?: string | null; date?: string | null; site?: string | null };
+  /** The page is printed to pdf: its print rules apply from the start (`PRINTED_ARTICLE_STYLESHEET`). */
+  printed?: boolean;
 }
 
 /** A language tag's shape (BCP 47, loosely): anything else is left off rather than put in the page. */
@@ -93,7 +95,7 @@ export function articlePage(input: ArticlePageInput): string {
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(text(input.title) ?? '')}</title>
-<style>${ARTICLE_STYLESHEET}</style>
+<style>${input.printed ? PRINTED_ARTICLE_STYLESHEET : ARTICLE_STYLESHEET}</style>
 ${userStylesheet}</head>
 <body>
 <article class="folio-article">

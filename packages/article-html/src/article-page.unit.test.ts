@@ -47,11 +47,35 @@ describe('articlePage: document shape', () => {
   });
 
   it('lets its own inline stylesheet through the policy by hash, and nothing else inline', () => {
-    const doc = parse(articlePage(input()));
-    const styles = doc.querySelectorAll('style');
-    expect(styles).toHaveLength(1);
-    const hash = `'sha256-${createHash('sha256').update(styles[0]!.textContent!, 'utf8').digest('base64')}'`;
-    expect(ARTICLE_PAGE_CSP).toContain(`style-src ${hash} http: https:`);
+    const hashes = [false, true].map((printed) => {
+      const doc = parse(articlePage(input({ printed })));
+      const styles = doc.querySelectorAll('style');
+      expect(styles).toHaveLength(1);
+      return `'sha256-${createHash('sha256').update(styles[0]!.textContent!, 'utf8').digest('base64')}'`;
+    });
+    // One policy for both pages (a print tab keeps the first page's policy): the read page's and the printed page's.
+    expect(ARTICLE_PAGE_CSP).toContain(`style-src ${hashes[0]} ${hashes[1]} http: https:`);
+    expect(hashes[0]).not.toBe(hashes[1]);
+  });
+});
+
+describe('articlePage: the printed page', () => {
+  const stylesheetOf = (printed: boolean) => parse(articlePage(input({ printed }))).querySelector('style')!.textContent!;
+
+  it('carries the print rules unconditionally, the read page inside @media print, and the rest alike', () => {
+    const read = stylesheetOf(false);
+    const printed = stylesheetOf(true);
+    expect(printed).not.toContain('@media print');
+    const block = /\n\n@media print \{\n([\s\S]*)\n\}$/.exec(read);
+    expect(block).not.toBeNull();
+    const rules = block![1]!.replace(/^ {2}/gm, '');
+    expect(rules).toContain('body { font-size: 11pt; }');
+    expect(printed).toBe(`${read.slice(0, block!.index)}\n\n${rules}`);
+  });
+
+  it('is the same page otherwise', () => {
+    const page = (printed: boolean) => articlePage(input({ printed, sourceUrl: 'https://e.example/a', lang: 'en' })).replace(/<style>[\s\S]*<\/style>/, '');
+    expect(page(true)).toBe(page(false));
   });
 });
 

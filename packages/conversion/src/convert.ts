@@ -89,7 +89,7 @@ export async function prepare(request: ConversionRequest, deps: EngineDeps = {})
     case 'pdf': {
       const printable = { ...article, contentHtml: printableMarkup(article.contentHtml) };
       const { shown } = await withImagesThatArrived(printable, deps, { inline: true });
-      return { kind: 'print', output, html: page(shown, options), pageSize: pageSizeOf(options), document };
+      return { kind: 'print', output, html: page(shown, options, true), pageSize: pageSizeOf(options), document };
     }
     case 'docx': {
       const { shown, images } = await withImagesThatArrived(article, deps, { inline: false });
@@ -126,8 +126,9 @@ async function withImagesThatArrived(
   return { shown: { ...article, contentHtml: settled.contentHtml }, images: settled.images };
 }
 
-function page(article: Article, options: ConversionOptions): string {
+function page(article: Article, options: ConversionOptions, printed = false): string {
   return articlePage({
+    printed,
     title: article.title,
     contentHtml: article.contentHtml,
     sourceUrl: article.url,
