@@ -74,7 +74,8 @@ describe('articlePage: the printed page', () => {
   });
 
   it('is the same page otherwise', () => {
-    const page = (printed: boolean) => articlePage(input({ printed, sourceUrl: 'https://e.example/a', lang: 'en' })).replace(/<style>[\s\S]*<\/style>/, '');
+    const page = (printed: boolean) =>
+      articlePage(input({ printed, sourceUrl: 'https://e.example/a', lang: 'en' })).replace(/<style>[\s\S]*<\/style>/, '');
     expect(page(true)).toBe(page(false));
   });
 });
