@@ -22,7 +22,7 @@ import { ARTICLE_STYLESHEET, PRINTED_ARTICLE_STYLESHEET } from './stylesheet.ts'
 const hashOf = (stylesheet: string) => `sha256-${createHash('sha256').update(stylesheet, 'utf8').digest('base64')}`;
 
 export const ARTICLE_STYLESHEET_HASH = hashOf(ARTICLE_STYLESHEET);
-export const PRINTED_ARTICLE_STYLESHEET_HASH = hashOf(PRINTED_ARTICLE_STYLESHEET);
+const PRINTED_ARTICLE_STYLESHEET_HASH = hashOf(PRINTED_ARTICLE_STYLESHEET);
 
 export const ARTICLE_PAGE_CSP = [
   "default-src 'none'",

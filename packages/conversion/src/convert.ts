@@ -89,7 +89,7 @@ export async function prepare(request: ConversionRequest, deps: EngineDeps = {})
     case 'pdf': {
       const printable = { ...article, contentHtml: printableMarkup(article.contentHtml) };
       const { shown } = await withImagesThatArrived(printable, deps, { inline: true });
-      return { kind: 'print', output, html: page(shown, options, true), pageSize: pageSizeOf(options), document };
+      return { kind: 'print', output, html: page(shown, options, { printed: true }), pageSize: pageSizeOf(options), document };
     }
     case 'docx': {
       const { shown, images } = await withImagesThatArrived(article, deps, { inline: false });
@@ -126,7 +126,7 @@ async function withImagesThatArrived(
   return { shown: { ...article, contentHtml: settled.contentHtml }, images: settled.images };
 }
 
-function page(article: Article, options: ConversionOptions, printed = false): string {
+function page(article: Article, options: ConversionOptions, { printed = false } = {}): string {
   return articlePage({
     printed,
     title: article.title,
