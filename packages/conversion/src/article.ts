@@ -1,5 +1,5 @@
 import { plainMarkupBody, sanitizeContent, sanitizeHtml } from '@folio/article-html';
-import { fitTableSpans, parseHtmlDocument, withinNesting, type LightElement } from '@folio/dom';
+import { fitTableSpans, markupWithCodeLinesAsText, parseHtmlDocument, withinNesting, type LightElement } from '@folio/dom';
 import type { ConversionOptions, InputKind } from '@folio/events';
 import {
   countWords,
@@ -35,23 +35,29 @@ export async function articleFrom(
   options: ConversionOptions,
   fetcher: Pick<PageFetcher, 'fetch'> | undefined,
 ): Promise<Article> {
-  return withFittedTables(await contentOf(input, options, fetcher));
+  return withMarkupFitted(await contentOf(input, options, fetcher));
 }
 
 const SPANS = /\b(?:row|col)span\s*=/i;
 
 /**
- * Tables whose spans would make their grid far larger than their markup are fitted once, for every output
- * (@folio/dom `fitTableSpans`): 4 KB of cells spanning 65,534 rows and 1,000 columns held a print slot past 20 s and
- * took docx's importer past 4 GB. Only content with a span at all is parsed again; when nothing changed, it is kept
- * as it was.
+ * Markup that every output would read wrongly, fitted once for all of them; only content that may need it is parsed
+ * again, and when nothing changed it is kept as it was.
+ * - Tables whose spans would make their grid far larger than their markup (@folio/dom `fitTableSpans`): 4 KB of
+ *   cells spanning 65,534 rows and 1,000 columns held a print slot past 20 s and took docx's importer past 4 GB.
+ * - Code blocks whose lines are markup (a `<br>`, a `<div>` a line) rather than newlines (@folio/dom
+ *   `markupWithCodeLinesAsText`, parse5 alone): the Markdown fence, the text and the docx read a `<pre>` as its text, and ran them together.
+ *   A page's code blocks were made text by the extraction already, before its own rewriting.
  */
-function withFittedTables(article: Article): Article {
-  if (!SPANS.test(article.contentHtml)) return article;
-  const body = parseHtmlDocument(`<!DOCTYPE html><body>${article.contentHtml}`).body;
-  if (!fitTableSpans(body).changed) return article;
-  // The tree the Markdown outputs are written from is the markup before; they are written from the new markup instead.
-  return { ...article, contentHtml: body.innerHTML, contentTree: undefined };
+function withMarkupFitted(article: Article): Article {
+  let fitted = article;
+  if (SPANS.test(article.contentHtml)) {
+    const body = parseHtmlDocument(`<!DOCTYPE html><body>${article.contentHtml}`).body;
+    // The tree the Markdown outputs are written from is the markup before; they are written from the new markup instead.
+    if (fitTableSpans(body).changed) fitted = { ...article, contentHtml: body.innerHTML, contentTree: undefined };
+  }
+  const lines = markupWithCodeLinesAsText(fitted.contentHtml);
+  return lines === null ? fitted : { ...fitted, contentHtml: lines, text: htmlToText(lines), contentTree: undefined };
 }
 
 async function contentOf(

@@ -47,6 +47,23 @@ describe('conversion of supplied markdown and html (no network needed)', () => {
     expect(printed.html).toContain(`<p>${lines(100, 'short')}</p>`);
   });
 
+  it('keeps a code block’s lines apart in every output where markup, not newlines, made them lines', async () => {
+    // Lines copied from a page: CodeMirror's <div> a line, a highlighter's <span class="line">, and <br>s. The Markdown
+    // fence, the text and the docx read a <pre> as its text, and ran the lines together.
+    const code = '<pre><code><div class="cm-line">function add(a, b) {</div><div class="cm-line">  return a + b;</div><div class="cm-line">}</div></code></pre>'
+      + '<pre><span class="line">let x = 1;</span><span class="line">let y = 2;</span></pre><pre>first();<br>second();</pre>';
+    const outputs = await Promise.all((['markdown', 'text', 'html', 'json'] as const).map((output) =>
+      convert({ input: { kind: 'html', text: `<p>Adding two numbers.</p>${code}` }, output, options })));
+    const [markdownOut, textOut, htmlOut, jsonOut] = outputs.map((result) => (result.kind === 'content' ? result.content : ''));
+    expect(markdownOut).toContain('```\nfunction add(a, b) {\n  return a + b;\n}\n```');
+    expect(markdownOut).toContain('```\nlet x = 1;\nlet y = 2;\n```');
+    expect(markdownOut).toContain('```\nfirst();\nsecond();\n```');
+    expect(textOut).toContain('function add(a, b) {\n  return a + b;\n}\n\nlet x = 1;\nlet y = 2;\n\nfirst();\nsecond();');
+    expect(htmlOut).toContain('<pre><code>function add(a, b) {\n  return a + b;\n}</code></pre>');
+    // The markup the docx is built from, as json hands it over.
+    expect(JSON.parse(jsonOut!).content_html).toContain('<pre>first();\nsecond();</pre>');
+  });
+
   it('leaves no table tag in its markup that is not one, for the scan that finds tables too large to print', async () => {
     // mayHoldTooLargeTable reads tags alone: a comment or an attribute holding "</table>" would mislead it.
     const misleading = '<span title="</table><table>">x</span><!-- </table> -->';

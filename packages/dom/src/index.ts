@@ -102,6 +102,7 @@ export function windowOf(document: Document): DomWindow | undefined {
 }
 export * from './light.ts';
 export * from './table-grid.ts';
+export * from './code-lines.ts';
 
 /**
  * An element's child elements, in order. jsdom's `children` is a live HTMLCollection behind a Proxy, and each read of

@@ -95,3 +95,29 @@ describe('extractArticle keeps the structure of the main content (WCXB dev pages
     });
   }
 });
+
+describe('extractArticle keeps a code block’s lines apart where the page’s markup, not newlines, made them lines', () => {
+  const lines = (contentHtml: string) =>
+    new Set(Array.from(JSDOM.fragment(contentHtml).querySelectorAll('pre')).flatMap((pre) => (pre.textContent ?? '').split('\n').map((l) => l.trim())));
+
+  it('page 2873: CodeMirror lines, a <div> each, are each a line of the <pre>', () => {
+    // 5 of its 53 code lines were lines of their own before: the others ran together with their neighbours.
+    const { html, url, markdown } = load('2873');
+    const wanted = [...markdown.matchAll(/```[^\n]*\n([\s\S]*?)```/g)]
+      .flatMap((m) => m[1]!.split('\n').map((line) => line.trim()).filter((line) => line.length >= 6));
+    expect(wanted.length).toBeGreaterThan(40);
+    const got = lines(extractArticle(html, { url }).contentHtml);
+    expect(wanted.filter((line) => !got.has(line))).toEqual([]);
+  });
+
+  it('lines a page’s stylesheet set apart (Gatsby’s highlighted lines, inline spans) are lines of the text', () => {
+    const paragraphs = Array.from({ length: 4 }, () => '<p>The hook returns the current state and a function that updates it, and React keeps the state between renders of the component.</p>').join('');
+    const html = `<html><head><title>Hooks</title></head><body><article><h1>Hooks</h1>${paragraphs}<div class="gatsby-highlight"><pre class="language-js"><code>`
+      + 'function Example() {\n<span class="gatsby-highlight-code-line">  <span class="token comment">// Declare a state variable</span></span>'
+      + '<span class="gatsby-highlight-code-line">  <span class="token keyword">const</span> [count, setCount] = useState(0);</span>\n  return count;\n}'
+      + `</code></pre></div>${paragraphs}</article></body></html>`;
+    const article = extractArticle(html, { url: 'https://docs.example.org/hooks' });
+    expect(article.text).toContain('function Example() {\n  // Declare a state variable\n  const [count, setCount] = useState(0);\n  return count;\n}');
+    expect(lines(article.contentHtml)).toContain('const [count, setCount] = useState(0);');
+  });
+});
