@@ -18,7 +18,7 @@ import { removeCustomerReviews } from './customer-reviews.ts';
 import { prepareForReadability, type Prepared } from './prepare.ts';
 import { FastReadability } from './readability.ts';
 import { openCollapsedPanels } from './collapsed-panels.ts';
-import { codeLinesAsText } from '@folio/dom';
+import { codeLinesAsText, mayHoldCodeLines } from '@folio/dom';
 import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
 import { placeStreamedSegments, streamedSegmentPlaces } from './streamed-segments.ts';
 import { nodeToText } from './text.ts';
@@ -210,8 +210,9 @@ function readyForReadability(
   if (document.body) {
     openCollapsedPanels(document.body);
     // Before Readability turns a code block's <div> lines into paragraphs, and while the classes that say a line is
-    // one are there: the page's stylesheet, which set them apart, is not read.
-    codeLinesAsText(document.body);
+    // one are there: the page's stylesheet, which set them apart, is not read. Only where the page's tags say a
+    // <pre> may hold such lines: most pages have none.
+    if (mayHoldCodeLines(stash.html)) codeLinesAsText(document.body);
   }
   return prepareForReadability(document);
 }
