@@ -41,6 +41,18 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toContain('The harbour commission met on Tuesday');
   });
 
+  it('keeps a code block’s words that read like a page’s buttons: Pygments’ span around print is code', () => {
+    // Flask's quickstart (WCXB 0662) printed "(url_for('index'))": the span around `print` went as a Print button.
+    const { text } = extract(`${prose(3)}<pre><code><span class="k">with</span> app.test_request_context():
+    <span class="nb">print</span><span class="p">(</span>url_for(<span class="s1">'index'</span>))
+    stream.<span class="n">close</span>()
+    <code><span>email</span></code> = <span class="s1">'ada@example.com'</span></code></pre>
+      <p>Print</p>${prose(3, 3)}`);
+    expect(text).toContain("    print(url_for('index'))\n    stream.close()\n    email = 'ada@example.com'");
+    // The same word as a line of the page's own, outside code, still goes.
+    expect(text).not.toMatch(/^Print$/m);
+  });
+
   it('removes a form that posts what a reader writes, and keeps a comment a form without a method wraps', () => {
     const reply = `<form action="/questions/12/answer/submit" method="POST"><h2>Your Answer</h2>
       <h3>Post as a guest</h3><label for="email">Email</label><p>Required, but never shown</p>

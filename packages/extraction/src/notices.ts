@@ -1,6 +1,6 @@
 import { isDateline } from './datelines.ts';
 import { normalisedText, words } from './text-measure.ts';
-import { elementsNamed, firstNamed, tagSet } from './elements.ts';
+import { closestNamed, elementsNamed, firstNamed, tagSet } from './elements.ts';
 
 /**
  * Lines that are the page talking about itself rather than the article: ad slots and loaders, notices that a widget
@@ -29,6 +29,8 @@ const SIGN_OFF_SPAN = 4;
 const LINE_BLOCKS = tagSet('p', 'div', 'span', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'strong', 'em', 'b');
 const MEDIA = tagSet('img', 'picture', 'video', 'iframe');
 const P = tagSet('p');
+/** Code says "print", "close" and "email" as words of its own: a highlighter's span around one is not a button. */
+const CODE = tagSet('pre', 'code');
 
 export function removeNotices(root: Element): void {
   for (const block of elementsNamed(root, LINE_BLOCKS)) {
@@ -38,7 +40,7 @@ export function removeNotices(root: Element): void {
     const n = words(text);
     const isStamp = STAMP_PREFIX.test(text) && isDateline(text, n);
     if (NOTICE.test(text) || isStamp || NOTES.some(([pattern, max]) => n <= max && pattern.test(text))) {
-      if (!firstNamed(block, MEDIA)) block.remove();
+      if (!firstNamed(block, MEDIA) && !closestNamed(block, CODE)) block.remove();
     }
   }
   removeSignOff(root);
