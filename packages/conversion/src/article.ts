@@ -46,8 +46,9 @@ const SPANS = /\b(?:row|col)span\s*=/i;
  * - Tables whose spans would make their grid far larger than their markup (@folio/dom `fitTableSpans`): 4 KB of
  *   cells spanning 65,534 rows and 1,000 columns held a print slot past 20 s and took docx's importer past 4 GB.
  * - Code blocks whose lines are markup (a `<br>`, a `<div>` a line) rather than newlines (@folio/dom
- *   `markupWithCodeLinesAsText`, parse5 alone): the Markdown fence, the text and the docx read a `<pre>` as its text, and ran them together.
- *   A page's code blocks were made text by the extraction already, before its own rewriting.
+ *   `markupWithCodeLinesAsText`, parse5 alone): the Markdown fence, the text and the docx read a `<pre>` as its
+ *   text, and ran them together. A page's code blocks were made text by the extraction already, before its own
+ *   rewriting.
  */
 function withMarkupFitted(article: Article): Article {
   let fitted = article;

@@ -21,6 +21,7 @@ import { parseBodyTree } from './light.ts';
  * Written once over either tree that holds such markup: jsdom's, where the extraction reads a page
  * (`codeLinesAsText`), and parse5's, for supplied markup already sanitised (`markupWithCodeLinesAsText`).
  */
+
 /** In a document (a page being extracted): returns whether anything changed. */
 export function codeLinesAsText(root: ParentNode): boolean {
   return flattenCodeBlocks(root as unknown as Node, DOM_TREE);
