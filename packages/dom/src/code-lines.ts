@@ -110,20 +110,11 @@ const PARSE5_TREE: Tree<Parse5Node> = {
   },
 };
 
+/** A `<pre>` that holds no line of markup comes through unchanged: its children are gathered as they are, and not set. */
 function flattenCodeBlocks<N>(root: N, tree: Tree<N>): boolean {
   let changed = false;
-  for (const pre of tree.codeBlocks(root)) changed = (holdsLines(pre, tree) && new CodeBlock(tree).flatten(pre)) || changed;
+  for (const pre of tree.codeBlocks(root)) changed = new CodeBlock(tree).flatten(pre) || changed;
   return changed;
-}
-
-/** Whether a `<pre>` holds a `<br>`, a block or a line's class, outside a table: most hold text and spans only. */
-function holdsLines<N>(node: N, tree: Tree<N>): boolean {
-  for (const child of tree.childrenOf(node)) {
-    const name = tree.nameOf(child);
-    if (name === null || name === 'table') continue;
-    if (name === 'br' || BLOCKS.has(name) || looksLikeCodeLine(tree.classOf(child)) || holdsLines(child, tree)) return true;
-  }
-  return false;
 }
 
 /** A class that names a line: `line`, or one ending in `-line`/`_line` (`code-line`, `cm-line`, `token-line`…). */
