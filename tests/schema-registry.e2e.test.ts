@@ -19,6 +19,8 @@ describe('events in the schema registry', () => {
       port: await freePort(),
       databaseUrl: await createDatabase(inject('infra').DATABASE_URL!, `registry_${Date.now().toString(36)}`),
       dataDir: mkdtempSync(join(tmpdir(), 'folio-registry-')),
+      // Inside the hook's 180 s, so a registry that never answers fails with its last probe and log tail.
+      readyTimeoutMs: 120_000,
     };
     registry = await startRegistry(options);
   });

@@ -202,11 +202,24 @@ const handedOut = new Set<number>();
 /** FREE_PORTS outside the ephemeral range, read once: the range does not change while a process runs. */
 let candidates: number[] | undefined;
 
-/** The ports of FREE_PORTS outside `range`. */
+/**
+ * Ports `fetch` refuses to connect to, whatever listens there (the Fetch standard's "bad port" list, which Node's
+ * undici and Chromium both enforce): a test's registry on 10080 was up in 4 s, yet every readiness probe failed with
+ * "bad port" until the hook timed out (CI, stop 62). process.unit.test.ts checks this list against the running Node.
+ * https://fetch.spec.whatwg.org/#port-blocking
+ */
+export const FETCH_BAD_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111,
+  113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548,
+  554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566,
+  6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** The ports of FREE_PORTS outside `range` that `fetch` can reach. */
 export function portsOutside(range: { first: number; last: number } | null): number[] {
   const ports: number[] = [];
   for (let port = FREE_PORTS.first; port <= FREE_PORTS.last; port++) {
-    if (!range || port < range.first || port > range.last) ports.push(port);
+    if ((!range || port < range.first || port > range.last) && !FETCH_BAD_PORTS.has(port)) ports.push(port);
   }
   return ports;
 }
@@ -221,8 +234,15 @@ function ephemeralRange(): { first: number; last: number } | null {
   }
 }
 
-/** A port the kernel chooses (from its ephemeral range). */
-function kernelPort(): Promise<number> {
+/** A port the kernel chooses (from its ephemeral range), one `fetch` can reach. */
+async function kernelPort(): Promise<number> {
+  for (;;) {
+    const port = await anyKernelPort();
+    if (!FETCH_BAD_PORTS.has(port)) return port;
+  }
+}
+
+function anyKernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
@@ -403,7 +423,9 @@ export async function waitUntilReady(
       if (ok === true) return;
       lastError = ok === TIMEOUT ? 'probe timed out' : 'not ready yet';
     } catch (err) {
-      lastError = (err as Error).message || String(err);
+      // fetch's own message is only "fetch failed"; why is in its cause (ECONNREFUSED, bad port).
+      const cause = (err as Error).cause instanceof Error ? ` (${((err as Error).cause as Error).message})` : '';
+      lastError = ((err as Error).message || String(err)) + cause;
       if (err instanceof NotRetryableError) {
         svc.kill();
         await svc.exited;
