@@ -17,6 +17,7 @@ import { removeOtherProducts } from './other-products.ts';
 import { removeCustomerReviews } from './customer-reviews.ts';
 import { prepareForReadability, type Prepared } from './prepare.ts';
 import { FastReadability } from './readability.ts';
+import { restoreSectionAnchors } from './section-anchors.ts';
 import { openCollapsedPanels } from './collapsed-panels.ts';
 import { codeLinesAsText, mayHoldCodeLines } from '@folio/dom';
 import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
@@ -157,6 +158,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     }
   }
   if (!content) throw new NoArticleError();
+  restoreSectionAnchors(content);
   // The cards of other products a product page offers go from whatever stood in for its content; words its markup
   // runs together are set apart (once the choice is made: a space more must not tip it).
   const removed = product && removeOtherProducts(content, page.linkedElsewhere);

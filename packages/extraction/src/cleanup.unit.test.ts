@@ -53,6 +53,26 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).not.toMatch(/^Print$/m);
   });
 
+  it('keeps a section whose id its heading\'s permalink points at, whatever words the id has; a related-posts section goes', () => {
+    // Flask's quickstart (WCXB 0662) lost "Cookies", the kernel's patch guide (2874) "Respond to review comments":
+    // Sphinx makes a section's id of its heading's words, and Readability and the furniture rules read ids.
+    const section = (id: string, heading: string, offset: number) =>
+      `<section id="${id}"><h2>${heading}<a class="headerlink" href="#${id}">¶</a></h2>${prose(1, offset)}</section>`;
+    const { text, contentHtml } = extract(`<section id="intro"><h2>Intro</h2>${prose(3)}</section>
+      ${section('cookies', 'Cookies', 1)}${section('respond-to-review-comments', 'Respond to review comments', 2)}
+      <h3 id="social-benefits"><a href="#social-benefits">Social benefits</a></h3>${prose(1, 4)}
+      <section id="related-posts"><h2>Related posts</h2><ul><li><a href="/a">Ferry fares rise</a></li>
+      <li><a href="/b">Quay reopens</a></li></ul></section>`);
+    expect(text).toMatch(/^Cookies¶$/m);
+    expect(text).toMatch(/^Respond to review comments¶$/m);
+    expect(text).toMatch(/^Social benefits$/m);
+    expect(text).not.toMatch(/Related posts|Ferry fares/);
+    // The ids are the sections' again, where the permalinks and a table of contents find them.
+    expect(contentHtml).toContain('<section id="cookies">');
+    expect(contentHtml).toContain('<h3 id="social-benefits">');
+    expect(contentHtml).not.toContain('data-folio');
+  });
+
   it('removes a form that posts what a reader writes, and keeps a comment a form without a method wraps', () => {
     const reply = `<form action="/questions/12/answer/submit" method="POST"><h2>Your Answer</h2>
       <h3>Post as a guest</h3><label for="email">Email</label><p>Required, but never shown</p>

@@ -2,6 +2,7 @@ import { classWords, isArticleFurniture, PROTECTED } from './boilerplate.ts';
 import { isCaption, toFigcaption } from './captions.ts';
 import { textLength } from './text-measure.ts';
 import { elementsWithAttribute } from './elements.ts';
+import { setSectionAnchorsAside } from './section-anchors.ts';
 
 /**
  * One pass over the page before Readability runs, for what Readability's rewriting would make unrecognisable:
@@ -30,6 +31,7 @@ export function prepareForReadability(document: Document): Prepared {
   const body = document.body;
   if (!body) return prepared;
   const elements = elementsWithAttribute(body, ['class', 'id', 'aria-modal']);
+  setSectionAnchorsAside(elements);
   removeModals(body, elements);
   for (const element of elements) {
     if (element.localName !== 'blockquote' || !body.contains(element)) continue; // inside a modal removed already
