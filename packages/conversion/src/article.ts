@@ -88,6 +88,10 @@ async function contentOf(
 
   const { contentHtml, text, contentTree } =
     input.kind === 'html' ? safeMarkup(input.text, options.source_url) : safeMarkup(markdownToHtml(input.text), null);
+  if (!holdsContent(text, contentHtml)) {
+    // An empty document is not a success to count: the call fails, and failed calls are free (interface: Metering).
+    throw new ConversionError('parse_failed', `the ${input.kind} holds no text or image to convert once scripts and unsafe markup are removed`);
+  }
   const sourceUrl = input.kind === 'html' ? options.source_url : null;
   return {
     title: options.title ?? '',
@@ -120,6 +124,14 @@ function safeMarkup(html: string, baseUrl: string | null): { contentHtml: string
   if (plain) return { contentHtml: plain.html(), text: nodeToText(plain.body), contentTree: plain.body };
   const contentHtml = sanitizeHtml(within, { baseUrl });
   return { contentHtml, text: htmlToText(contentHtml) };
+}
+
+/** Elements that are content without a word of text: a chart, a photo, a formula. */
+const WORDLESS_CONTENT = /<(?:img|svg|picture|video|audio|math|canvas)[\s/>]/i;
+
+/** Whether supplied input left anything to read or see once made safe: not only whitespace and empty elements. */
+function holdsContent(text: string, contentHtml: string): boolean {
+  return /[^\s\u200b-\u200d\u2060\ufeff]/.test(text) || WORDLESS_CONTENT.test(contentHtml);
 }
 
 function excerptOf(text: string): string | null {

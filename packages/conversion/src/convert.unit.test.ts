@@ -143,6 +143,23 @@ describe('conversion of supplied markdown and html (no network needed)', () => {
   });
 });
 
+  it('fails supplied input with nothing left to read or see, so that an empty document is never counted', async () => {
+    const empty = [
+      ['markdown', ''], ['markdown', ' \n\t\n'], ['markdown', '#\n\n---\n\n\u200b'], ['markdown', '<script>alert(1)</script>'],
+      ['html', ''], ['html', '<div> <p></p> </div>'], ['html', '<script>alert(1)</script><style>p{}</style><iframe src="https://x.example"></iframe>'],
+    ] as const;
+    for (const [kind, text] of empty) {
+      for (const output of ['text', 'html', 'pdf'] as const) {
+        await expect(prepare({ input: { kind, text }, output, options: { ...DEFAULT_OPTIONS, title: 'A title alone' } }), `${kind} ${JSON.stringify(text)} ${output}`)
+          .rejects.toMatchObject({ code: 'parse_failed', retryable: false, message: expect.stringContaining(`the ${kind} holds no text or image`) });
+      }
+    }
+    // A word, or an image without one, is content.
+    for (const [kind, text] of [['markdown', 'x'], ['markdown', '![](https://example.com/chart.png)'], ['html', '<p><img src="https://example.com/chart.png"></p>'], ['html', '<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>']] as const) {
+      await expect(prepare({ input: { kind, text }, output: 'html', options: DEFAULT_OPTIONS }), `${kind} ${text}`).resolves.toMatchObject({ kind: 'content' });
+    }
+  });
+
 describe('a web page\'s metadata', () => {
   const story = (head: string) => `<!doctype html><html><head>${head}</head><body><article><h1>Marathon in One Year for Beginners</h1>
 ${'<p>Start with three short runs a week, and add a longer one every other weekend until the distance stops frightening you.</p>'.repeat(8)}
