@@ -1,5 +1,6 @@
 import { hostOf } from './host.ts';
 import { cleanArticle, type Cleaning } from './cleanup.ts';
+import { flattenCodeTokens } from './code-tokens.ts';
 import { removeDuplicateBlocks } from './duplicate-blocks.ts';
 import { elementsNamed, tagSet } from './elements.ts';
 import { stashDataUrls } from './data-urls.ts';
@@ -215,6 +216,8 @@ function readyForReadability(
     // one are there: the page's stylesheet, which set them apart, is not read. Only where the page's tags say a
     // <pre> may hold such lines: most pages have none.
     if (mayHoldCodeLines(stash.html)) codeLinesAsText(document.body);
+    // Once its lines are text, a code block's token spans are only its text (code-tokens.ts).
+    flattenCodeTokens(document.body);
   }
   return prepareForReadability(document);
 }
