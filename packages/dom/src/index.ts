@@ -1,5 +1,9 @@
 export * from './markup-depth.ts';
 import { JSDOM, VirtualConsole } from 'jsdom';
+import { indexNamedItems } from './named-items.ts';
+
+// Before any document is parsed in this thread: a collection's `length` costs its size otherwise (named-items.ts).
+indexNamedItems();
 
 type DomWindow = JSDOM['window'];
 
