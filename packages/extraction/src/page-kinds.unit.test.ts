@@ -267,9 +267,20 @@ describe('extractArticle: pages that are not one article', () => {
     expect(thread.text).toContain('I tried the garlic spray on my cabbages last summer');
   });
 
-  it('still refuses a page with nothing but its frame', () => {
+  it('still refuses a page with nothing but its frame, or a lone image', () => {
     expect(() => extractArticle(frame('<main></main>'), { url: URL })).toThrow(NoArticleError);
     expect(() => extractArticle(frame('<div id="app"></div><noscript>Please enable JavaScript.</noscript>'), { url: URL }))
       .toThrow(NoArticleError);
+    expect(() => extractArticle(frame('<div id="app"><img src="/spinner.gif" alt=""></div>'), { url: URL })).toThrow(NoArticleError);
+  });
+
+  it('keeps a gallery whose only words are its captions: the pictures are its content', () => {
+    const figures = (n: number, caption: boolean) => Array.from({ length: n }, (_, i) =>
+      `<figure><img src="https://cdn.example.org/photos/${i}.jpg" alt="">${caption ? `<figcaption>The north pier at dawn, day ${i + 1}</figcaption>` : ''}</figure>`).join('');
+    for (const [main, images] of [[figures(12, true), 12], [figures(3, false), 3], [figures(1, true), 1]] as const) {
+      const gallery = extractArticle(frame(`<main><h1>A week on the coast</h1>${main}</main>`), { url: URL });
+      expect(gallery.contentHtml.match(/<img /g)).toHaveLength(images);
+      if (main.includes('figcaption')) expect(gallery.contentHtml).toContain('<figcaption>The north pier at dawn, day 1</figcaption>');
+    }
   });
 });
