@@ -1,4 +1,5 @@
 export * from './markup-depth.ts';
+export { removeNodes } from './removal.ts';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { indexNamedItems } from './named-items.ts';
 
