@@ -11,7 +11,8 @@
 // process, interleaved page by page (order alternating) over several rounds, so machine load hits both alike
 // (per page the median over rounds; then median and p95 over pages). WCXB pages are converted once, timed too.
 // Also: one dev-set article with twelve inline data: images (≈2.4 MB of base64), where jsdom's parsing of data:
-// addresses dominates plain Readability's time and Folio stashes them behind placeholders.
+// addresses dominates plain Readability's time and Folio stashes them behind placeholders. And large pages built of
+// many like blocks (large-pages.ts), each at n and 2n blocks: the time's growth shows a step quadratic in the page.
 // The results are written into docs/benchmarks.md between the bench:extraction markers, stamped by
 // bench/docs-section.ts as every benchmark.
 // Run: npm run bench:extraction
@@ -22,13 +23,15 @@
 //        BENCH_FOLDS=5; BENCH_TUNE_FOLDS=0,1,2;
 //        BENCH_SAVE=<file> keeps per-page scores, BENCH_COMPARE=<file> prints the change from such a file per fold;
 //        BENCH_WORST=<kind|articles> lists the worst pages of that kind in the tuning folds;
-//        BENCH_SHOW=<id prefix>: that page's text, docs left alone.
+//        BENCH_SHOW=<id prefix>: that page's text, docs left alone;
+//        BENCH_LARGE_BLOCKS=2000: blocks of the smaller large built page (large-pages.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Readability } from '@mozilla/readability';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { extractArticle, htmlToText, NoArticleError } from '@folio/extraction';
 import { type BenchPage, loadPages } from './dataset.ts';
 import { DEFAULT_FOLDS, foldOf } from './folds.ts';
+import { measureGrowth } from './large-pages.ts';
 import { type PageScore, scorePage, summarise } from './metric.ts';
 import { KINDS, loadWcxb, scoreWcxb, summariseWcxb, type WcxbPage, type WcxbScore, type WcxbSummary } from './wcxb.ts';
 import { runStamp, writeSection } from '../docs-section.ts';
@@ -42,6 +45,8 @@ const TUNE_FOLDS = new Set((process.env.BENCH_TUNE_FOLDS ?? '0,1,2').split(',').
 const WORST = process.env.BENCH_WORST;
 /** Every n-th WCXB page only (quick iterations; the full set decides). */
 const SAMPLE = Math.max(1, Number(process.env.BENCH_SAMPLE ?? 1));
+/** Blocks of the smaller large built page (large-pages.ts); the larger has twice as many. */
+const LARGE_BLOCKS = Math.max(100, Number(process.env.BENCH_LARGE_BLOCKS ?? 2000));
 
 interface Run {
   text: string;
@@ -311,6 +316,17 @@ if (articleTimes) {
     const kept = extractArticle(heavy.html, { url: heavy.url }).contentHtml.split(image).length - 1;
     out.push(`Data-heavy page (${(heavy.html.length / 1e6).toFixed(1)} MB, 12 inline data: images; median of 7): ` +
       `baseline ${ms(median(baseMs))}, Folio ${ms(median(oursMs))}; images kept intact in contentHtml: ${kept}/12.`);
+    out.push('');
+    // Pages of many like blocks side by side, where a step that grows with the square of the page shows (large-pages.ts).
+    const growth = await measureGrowth(LARGE_BLOCKS, nextTurn);
+    out.push(`Large built pages, Folio once each at ${LARGE_BLOCKS.toLocaleString('en-US')} and ${(2 * LARGE_BLOCKS).toLocaleString('en-US')} blocks ` +
+      '(growth 2× is linear in the page, 4× quadratic):');
+    out.push('');
+    out.push(`| page of | size at ${(2 * LARGE_BLOCKS).toLocaleString('en-US')} | time at ${LARGE_BLOCKS.toLocaleString('en-US')} | at ${(2 * LARGE_BLOCKS).toLocaleString('en-US')} | growth | kept |`);
+    out.push('|---|---|---|---|---|---|');
+    for (const g of growth) {
+      out.push(`| ${g.name} | ${(g.bytes / 1e6).toFixed(2)} MB | ${ms(g.ms[0])} | ${ms(g.ms[1])} | ${(g.ms[1] / g.ms[0]).toFixed(1)}× | ${g.outcome} |`);
+    }
     out.push('');
   }
 }
