@@ -18,12 +18,8 @@ export function flattenCodeTokens(root: Element): number {
     const codes = Array.from(pre.getElementsByTagName('code')).filter((code) => !code.parentElement?.closest('code'));
     for (const target of codes.length > 0 ? codes : [pre]) {
       if (!target.getElementsByTagName('span')[0]) continue;
-      // One text node for the block: what `textContent` reads is what every output took from the spans. The children
-      // go from the front: jsdom's own `textContent =` removes them at a cost that grows with the count before each
-      // (20,000 spans took 10 s more, where from the front they are constant work each).
-      const text = target.textContent ?? '';
-      while (target.firstChild) target.removeChild(target.firstChild);
-      target.appendChild(target.ownerDocument.createTextNode(text));
+      // One text node for the block: what `textContent` reads is what every output took from the spans.
+      target.textContent = target.textContent;
       flattened++;
     }
   }
