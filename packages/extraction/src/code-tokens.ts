@@ -27,11 +27,10 @@ export function flattenCodeTokens(root: Element): number {
 }
 
 /** A class that may hide a token or say it is not code: left to the steps that remove such things. */
-const NOT_A_TOKEN = /hidden|hide|sr-only|screen-?reader|visually|invisible|none|collapse|line-?n|lineno|gutter|copy|clipboard|button|prompt-hidden/i;
+const NOT_A_TOKEN = /hidden|hide|sr-only|screen-?reader|visually|invisible|none|collapse|line-?n|lineno|gutter|copy|clipboard|button/i;
 
 function onlyTokenSpans(pre: Element): boolean {
   let spans = 0;
-  // A walk of its own: jsdom's collections answer indexing through a proxy that costs as much as the walk an item.
   for (const element of descendants(pre)) {
     const name = element.localName;
     if (name === 'code') continue; // kept, with whatever it says of the language
