@@ -42,7 +42,8 @@ export const convertResponses = {
   402: failure('quota_exceeded: the free plan has no documents left this month (upgrade_url says where to upgrade)'),
   413: failure('html_too_large: the body or its html is over the limit'),
   422: failure(
-    'the conversion failed: fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked or html_too_large; ' +
+    'the conversion failed: fetch_failed, parse_failed (also for html or markdown with no text or image left once made safe), ' +
+      'render_timeout, render_failed, homepage_url, content_blocked or html_too_large; ' +
       'or invalid_parameters naming Idempotency-Key, sent before within 24 hours with other parameters',
   ),
   429: failure(

@@ -121,7 +121,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
-                /** @description the conversion failed: fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked or html_too_large; or invalid_parameters naming Idempotency-Key, sent before within 24 hours with other parameters */
+                /** @description the conversion failed: fetch_failed, parse_failed (also for html or markdown with no text or image left once made safe), render_timeout, render_failed, homepage_url, content_blocked or html_too_large; or invalid_parameters naming Idempotency-Key, sent before within 24 hours with other parameters */
                 422: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
@@ -400,7 +400,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
-                /** @description the conversion failed: fetch_failed, parse_failed, render_timeout, render_failed, homepage_url, content_blocked or html_too_large; or invalid_parameters naming Idempotency-Key, sent before within 24 hours with other parameters */
+                /** @description the conversion failed: fetch_failed, parse_failed (also for html or markdown with no text or image left once made safe), render_timeout, render_failed, homepage_url, content_blocked or html_too_large; or invalid_parameters naming Idempotency-Key, sent before within 24 hours with other parameters */
                 422: {
                     headers: {
                         /** @description the id of this request in Folio’s logs; a sane X-Request-Id the client sent is echoed */
