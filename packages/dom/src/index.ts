@@ -1,10 +1,12 @@
 export * from './markup-depth.ts';
-export { removeNodes } from './removal.ts';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { indexNamedItems } from './named-items.ts';
+import { skipSiblingWalks } from './sibling-walks.ts';
 
-// Before any document is parsed in this thread: a collection's `length` costs its size otherwise (named-items.ts).
+// Before any document is parsed in this thread: a collection's `length` costs its size otherwise (named-items.ts),
+// and a removal or insertion the number of its siblings (sibling-walks.ts).
 indexNamedItems();
+skipSiblingWalks();
 
 type DomWindow = JSDOM['window'];
 

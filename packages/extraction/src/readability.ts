@@ -1,5 +1,4 @@
 import { Readability } from '@mozilla/readability';
-import { removeNodes } from '@folio/dom';
 import { elementsNamed, tagSet } from './elements.ts';
 
 /**
@@ -21,16 +20,6 @@ export class FastReadability extends Readability<Element> {
     let names = FastReadability.names.get(key);
     if (!names) FastReadability.names.set(key, (names = tagSet(...tagNames.map((t) => t.toLowerCase()))));
     return elementsNamed(node, names);
-  }
-
-  /**
-   * Readability's removal of every node of a list (its scripts, noscripts and styles): at once, at a cost that does not
-   * grow with their siblings (@folio/dom `removeNodes`). With a filter, each node is still judged and removed in turn,
-   * since a judgement reads the tree as the removals before it left it.
-   */
-  _removeNodes(nodeList: ArrayLike<Node>, filterFn?: (node: Node, index: number, list: ArrayLike<Node>) => boolean): void {
-    if (filterFn) return READABILITY._removeNodes.call(this, nodeList, filterFn);
-    removeNodes(Array.from(nodeList));
   }
 
   /** Readability's own test, its text measured only once the markup has said "author". */
@@ -61,11 +50,6 @@ export class FastReadability extends Readability<Element> {
 }
 
 const BREAKS = tagSet('br', 'hr');
-
-/** Readability's own methods that its published types leave out, for the overrides that defer to them. */
-const READABILITY = Readability.prototype as unknown as {
-  _removeNodes(nodeList: ArrayLike<Node>, filterFn?: (node: Node, index: number, list: ArrayLike<Node>) => boolean): void;
-};
 
 /** Whether any text under `node` holds more than whitespace (`textContent.trim()` is not empty), read until it does. */
 function hasVisibleText(node: Node): boolean {
