@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chromiumArgs } from './chromium.ts';
-import { pageSizeOf, printOptions, printsTagged, TAGGED_ELEMENTS_MAX } from './print-options.ts';
+import { pageSizeOf, printOptions, printsTagged, TAGGED_BLOCK_ELEMENTS_MAX, TAGGED_ELEMENTS_MAX } from './print-options.ts';
 
 describe('print options', () => {
   it('maps the page size, any case, and refuses others', () => {
@@ -32,6 +32,17 @@ describe('print options', () => {
     expect(printsTagged('<P>upper case</P>'.repeat(TAGGED_ELEMENTS_MAX + 1))).toBe(false);
     expect(printsTagged('')).toBe(true);
     expect(printsTagged('ends with <')).toBe(true);
+  });
+
+  it('prints a document tagged only while no block holds more than TAGGED_BLOCK_ELEMENTS_MAX elements', () => {
+    const runs = (n: number) => '<b>bold</b> <a href="#x">link</a> '.repeat(n / 2);
+    expect(printsTagged(`<html><body><article><p>${runs(TAGGED_BLOCK_ELEMENTS_MAX)}</p></article></body></html>`)).toBe(true);
+    expect(printsTagged(`<html><body><article><p>${runs(TAGGED_BLOCK_ELEMENTS_MAX + 2)}</p></article></body></html>`)).toBe(false);
+    // Nested inline elements are runs of the same block; a block's start or end tag, any case, ends one.
+    expect(printsTagged(`<p>${'<a><b>x</b></a>'.repeat(TAGGED_BLOCK_ELEMENTS_MAX / 2 + 1)}</p>`)).toBe(false);
+    expect(printsTagged(`<p>${runs(TAGGED_BLOCK_ELEMENTS_MAX)}</P>${runs(TAGGED_BLOCK_ELEMENTS_MAX)}<LI>${runs(TAGGED_BLOCK_ELEMENTS_MAX)}`)).toBe(true);
+    // The same runs spread over blocks: tagged.
+    expect(printsTagged(`<ul>${`<li>${runs(100)}</li>`.repeat(4 * TAGGED_BLOCK_ELEMENTS_MAX / 100)}</ul>`)).toBe(true);
   });
 });
 
