@@ -136,6 +136,14 @@ const CORPUS: Item[] = [
     expectText: (t) => expect(t).toMatch(/card 7999\s+text\s+after the cards$/),
   },
   {
+    // Chromium's tagging of one block grows with the square of its runs: printed tagged, four at a time, a paragraph
+    // like it ran past the 20 s print budget (render_timeout). A block of over 2,000 elements prints untagged
+    // (`print-options.ts`; the rule is tested against Chromium in `pdf/src/renderer.browser.test.ts`).
+    name: 'one paragraph of 8,000 bold words',
+    json: { html: `<p>${Array.from({ length: 8_000 }, (_, i) => `<b>bold ${i}</b> word`).join(' ')}</p><p>after the paragraph</p>` },
+    expectText: (t) => expect(t).toMatch(/bold 7999 word\s+after the paragraph$/),
+  },
+  {
     name: 'an image whose bytes are built to make a pattern backtrack',
     json: { html: `<p>before the image</p><figure><img src="${images.origin}/backtrack.svg" alt="x"><figcaption>its caption</figcaption></figure><p>after the image</p>` },
     expectText: (t) => expect(t).toContain('after the image'),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserLaunchError, PdfRenderer, RenderCrashedError, RendererClosedError, RenderTimeoutError } from './index.ts';
-import { TAGGED_ELEMENTS_MAX } from './print-options.ts';
+import { TAGGED_BLOCK_ELEMENTS_MAX, TAGGED_ELEMENTS_MAX } from './print-options.ts';
 import { solidPng } from './test-support/png.ts';
 import fs from 'node:fs';
 import { pdfFonts, pdfImages, pdfInfo, pdfText, pdfWords } from './test-support/poppler.ts';
@@ -27,13 +27,19 @@ describe('PdfRenderer: what the PDF contains', () => {
     expect(text).toContain('Revenue grew by twelve percent.');
   });
 
-  it('prints a tagged PDF (its structure for screen readers), and untagged past TAGGED_ELEMENTS_MAX elements', async () => {
+  it('prints a tagged PDF (its structure for screen readers), and untagged past TAGGED_ELEMENTS_MAX elements or TAGGED_BLOCK_ELEMENTS_MAX in a block', async () => {
     const tagged = await renderer.render(page('<h1>Report</h1><p>Revenue grew by <b>twelve</b> percent.</p><ul><li>one</li></ul>'), { pageSize: 'letter' });
     expect((await pdfInfo(tagged)).Tagged).toBe('yes');
     // Empty elements weigh nothing in print but count as elements: the size is the markup's, not the page count's.
-    const large = await renderer.render(page(`<p>Long document</p><p>${'<b></b>'.repeat(TAGGED_ELEMENTS_MAX)}</p>`), { pageSize: 'letter' });
+    const large = await renderer.render(page(`<p>Long document</p>${'<p><b></b></p>'.repeat(TAGGED_ELEMENTS_MAX / 2)}`), { pageSize: 'letter' });
     expect((await pdfInfo(large)).Tagged).toBe('no');
     expect(await pdfText(large)).toContain('Long document');
+    // Past TAGGED_BLOCK_ELEMENTS_MAX in one block, untagged; the same elements over several blocks, tagged.
+    const runs = (n: number) => '<b>x</b> '.repeat(n);
+    const dense = await renderer.render(page(`<p>Dense paragraph</p><p>${runs(TAGGED_BLOCK_ELEMENTS_MAX + 1)}</p>`), { pageSize: 'letter' });
+    expect((await pdfInfo(dense)).Tagged).toBe('no');
+    const spread = await renderer.render(page(`<p>Spread paragraphs</p><p>${runs(TAGGED_BLOCK_ELEMENTS_MAX)}</p><p>${runs(TAGGED_BLOCK_ELEMENTS_MAX)}</p>`), { pageSize: 'letter' });
+    expect((await pdfInfo(spread)).Tagged).toBe('yes');
   });
 
   it('prints on letter by default and on A4 when asked (any case)', async () => {
