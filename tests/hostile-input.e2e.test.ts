@@ -136,6 +136,14 @@ const CORPUS: Item[] = [
     expectText: (t) => expect(t).toMatch(/card 7999\s+text\s+after the cards$/),
   },
   {
+    // jsdom looked an attribute up by scanning its element's attributes, as it set each one and as DOMPurify removed
+    // each: 60,000 on one element took 44 s to text, these 1.8 MB past the worker's budget (@folio/dom
+    // `attribute-lookups.ts`).
+    name: 'one element of 90,000 attributes',
+    json: { html: `<p ${Array.from({ length: 90_000 }, (_, i) => `data-a${i}="${i}"`).join(' ')}>attributes</p><p>after the attributes</p>` },
+    expectText: (t) => expect(t).toMatch(/attributes\s+after the attributes$/),
+  },
+  {
     // Chromium's tagging of one block grows with the square of its runs: printed tagged, four at a time, a paragraph
     // like it ran past the 20 s print budget (render_timeout). A block of over 2,000 elements prints untagged
     // (`print-options.ts`; the rule is tested against Chromium in `pdf/src/renderer.browser.test.ts`).

@@ -2,11 +2,14 @@ export * from './markup-depth.ts';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { indexNamedItems } from './named-items.ts';
 import { skipSiblingWalks } from './sibling-walks.ts';
+import { findAttributesByName } from './attribute-lookups.ts';
 
 // Before any document is parsed in this thread: a collection's `length` costs its size otherwise (named-items.ts),
-// and a removal or insertion the number of its siblings (sibling-walks.ts).
+// a removal or insertion the number of its siblings (sibling-walks.ts), and an attribute set or removed the number
+// of its element's attributes (attribute-lookups.ts).
 indexNamedItems();
 skipSiblingWalks();
+findAttributesByName();
 
 type DomWindow = JSDOM['window'];
 
