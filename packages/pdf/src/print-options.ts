@@ -70,7 +70,7 @@ export function printsTagged(html: string): boolean {
     if (!closing && ++elements > TAGGED_ELEMENTS_MAX) return false;
     let end = start + 1;
     while (end < html.length && isNameCharacter(html.charCodeAt(end))) end++;
-    if (end - start <= 10 && BLOCKS.has(html.slice(start, end).toLowerCase())) inBlock = 0;
+    if (BLOCKS.has(html.slice(start, end).toLowerCase())) inBlock = 0;
     else if (!closing && ++inBlock > TAGGED_BLOCK_ELEMENTS_MAX) return false;
   }
   return true;
