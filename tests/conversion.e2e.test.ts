@@ -36,6 +36,12 @@ ${Array.from({ length: 8 }, (_, i) => paragraph(i)).join('\n')}
 <iframe src="${canaryOrigin}/frame"></iframe><object data="${canaryOrigin}/object"></object>
 <a href="${canaryOrigin}/link">a link is only text</a></article></body></html>`;
 
+const CAPTIONS = ['The north pier at dawn', 'Boats coming in at noon', 'The harbour wall at dusk'];
+const GALLERY = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A week on the coast</title></head><body>
+<nav><a href="/">Home</a></nav><main><h1>A week on the coast</h1>
+${CAPTIONS.map((caption, i) => `<figure><img src="/lead.png?${i}" alt=""><figcaption>${caption}</figcaption></figure>`).join('\n')}
+</main><footer>© Gazette</footer></body></html>`;
+
 describe('every input to every output through POST /v2/convert', () => {
   let stack: Stack;
   let key: string;
@@ -62,13 +68,17 @@ describe('every input to every output through POST /v2/convert', () => {
         res.setHeader('content-type', 'text/html; charset=utf-8');
         return res.end(photoStory(canaryOrigin));
       }
-      if (req.url === '/lead.png') {
+      if (req.url?.split('?')[0] === '/lead.png') {
         res.setHeader('content-type', 'image/png');
         return res.end(PIXEL);
       }
       if (req.url === '/2024/05/flood-library') {
         res.setHeader('content-type', 'text/html; charset=utf-8');
         return res.end(ARTICLE);
+      }
+      if (req.url === '/2024/07/coast-gallery') {
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        return res.end(GALLERY);
       }
       if (req.url === '/empty-story') {
         res.setHeader('content-type', 'text/html');
@@ -109,6 +119,16 @@ describe('every input to every output through POST /v2/convert', () => {
 
     const json = await convert({ url, output: 'json' });
     expect(json.body.document).toMatchObject({ title: expect.stringContaining('Flood Library'), content_html: expect.stringContaining('<p>'), content_markdown: expect.stringContaining('Paragraph 3') });
+  });
+
+  it('gives a gallery, whose only words are its captions, as its captions in text and counts them', async () => {
+    const url = `${origin}/2024/07/coast-gallery`;
+    const text = await convert({ url, output: 'text' });
+    expect(text.status).toBe(200);
+    expect(text.body.content).toBe(`A week on the coast\n\n${CAPTIONS.join('\n\n')}`);
+    expect(text.body.document.word_count).toBe(CAPTIONS.join(' ').split(' ').length);
+    const html = await convert({ url, output: 'html' });
+    expect(html.body.content.match(/<figcaption>/g)).toHaveLength(CAPTIONS.length);
   });
 
   it('makes a pdf with the article text, its page size and a link that serves it', async () => {

@@ -172,7 +172,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     text = nodeToText(content);
   }
   const wordCount = countWords(text);
-  // The text leaves out captions with the images they describe, so a gallery has no words of its own to count.
+  // A text without other words keeps its captions (`nodeToText`); pictures without any (a comic) are a gallery still.
   if (wordCount === 0 && !isGallery(content)) throw new NoArticleError();
 
   const lang = metadata.lang ?? detectLanguage(text);
@@ -272,8 +272,8 @@ function byline(value: string | null | undefined): string | null {
 const IMG = tagSet('img');
 
 /**
- * Whether content without a word of text is pictures worth a document: two or more different images (a gallery, a
- * comic), or one with a caption. A lone image is no more than a page's logo or spinner, and a page of it is refused.
+ * Whether content without a word of text, captions included, is pictures worth a document: two or more different
+ * images (a gallery, a comic). A lone image is no more than a page's logo or spinner, and a page of it is refused.
  */
 function isGallery(content: Element): boolean {
   const sources = new Set<string>();
@@ -282,14 +282,9 @@ function isGallery(content: Element): boolean {
     if (!src || !/^(?:https?:|data:)/i.test(src)) continue;
     sources.add(src);
     if (sources.size >= 2) return true;
-    const figure = img.closest('figure');
-    const caption = figure && elementsNamed(figure, FIGCAPTION)[0];
-    if (caption && /\p{L}/u.test(caption.textContent ?? '')) return true;
   }
   return false;
 }
-
-const FIGCAPTION = tagSet('figcaption');
 
 function firstImage(content: Element): string | null {
   for (const img of elementsNamed(content, IMG)) {

@@ -4,7 +4,8 @@ import { closestNamed, elementsWithAttribute, firstNamed, tagSet } from './eleme
 /**
  * Image captions and credits, however a page marks them up (`<figcaption>`, `<p class="wp-caption-text">`,
  * `<span class="image-credit">`), become `<figcaption>`: every output can then tell a caption from body text.
- * The HTML and PDF keep them under their images; the plain text, which has no images, leaves them out with them.
+ * The HTML and PDF keep them under their images; the plain text, which has no images, leaves them out with them
+ * unless they are all the words it has besides headings (a gallery: `nodeToText`).
  */
 const CAPTION_WORDS = new Set(['caption', 'captions', 'credit', 'credits', 'figcaption']);
 /** What a caption never holds: the media it describes, or structure of its own. */

@@ -280,7 +280,12 @@ describe('extractArticle: pages that are not one article', () => {
     for (const [main, images] of [[figures(12, true), 12], [figures(3, false), 3], [figures(1, true), 1]] as const) {
       const gallery = extractArticle(frame(`<main><h1>A week on the coast</h1>${main}</main>`), { url: URL });
       expect(gallery.contentHtml.match(/<img /g)).toHaveLength(images);
-      if (main.includes('figcaption')) expect(gallery.contentHtml).toContain('<figcaption>The north pier at dawn, day 1</figcaption>');
+      if (main.includes('figcaption')) {
+        expect(gallery.contentHtml).toContain('<figcaption>The north pier at dawn, day 1</figcaption>');
+        // Its text is its captions, not nothing: they are all the words it has, and they are counted.
+        expect(gallery.text.split('\n\n')[0]).toBe('The north pier at dawn, day 1');
+        expect(gallery.wordCount).toBe(7 * (images as number));
+      } else expect(gallery.wordCount).toBe(0);
     }
   });
 });

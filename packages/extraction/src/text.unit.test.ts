@@ -67,6 +67,22 @@ describe('htmlToText: the plain-text layout of article HTML', () => {
     );
   });
 
+  it('keeps captions in a text that has no other words than headings: a gallery is its captions', () => {
+    const gallery = '<figure><img src="https://example.org/a.jpg" alt="Pier"><figcaption>The pier at dawn.</figcaption></figure>' +
+      '<figure><img src="https://example.org/b.jpg" alt="Boats"><figcaption>The boats <a href="/fleet">come in</a>.</figcaption></figure>';
+    expect(htmlToText(gallery)).toBe('The pier at dawn.\n\nThe boats come in.');
+    expect(htmlToText(`<h2>The coast</h2>${gallery}`)).toBe('The coast\n\nThe pier at dawn.\n\nThe boats come in.');
+    // Where there are other words, however few (an article's pictures, a page of teasers), the captions go with their
+    // images as before.
+    expect(htmlToText(`<p>Photographs.</p>${gallery}`)).toBe('Photographs.');
+    expect(htmlToText(`<h2>The coast</h2><p>Photographs.</p>${gallery}`)).toBe('The coast\n\nPhotographs.');
+    // A grid's cells count with the text around them, not by themselves: a gallery set out in a table is one still,
+    // and a cell of captions in a table of prices is not.
+    const cellOf = (caption: string) => `<td><figure><img src="https://example.org/c.jpg"><figcaption>${caption}</figcaption></figure></td>`;
+    expect(htmlToText(`<table><tr>${cellOf('The pier.')}${cellOf('The boats.')}</tr></table>`)).toBe('The pier.\tThe boats.');
+    expect(htmlToText(`<p>Prices.</p><table><tr>${cellOf('cap')}<td>1</td></tr></table>`)).toBe('Prices.\n\n\t1');
+  });
+
   it('names inline data: images without their bytes', () => {
     const html = `<p><img src="data:image/png;base64,${'A'.repeat(400)}" alt="Chart"></p>`;
     expect(htmlToText(html, { includeLinks: true })).toBe('[image: Chart]');
