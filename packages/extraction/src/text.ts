@@ -46,22 +46,36 @@ export function nodeToText(root: ReadableNode, options: TextOptions = {}): strin
   // Not more than that: on a page of teasers the photos' captions and credits can outweigh the teasers' own words
   // and are not what a reader came for (NPR's section pages), while a shop's grid may caption its cards with the
   // products' names (measured on WCXB's dev pages: one page better, one worse; this rule changes none of them).
-  if (laid.captionWords === 0 || countWords(laid.text) > laid.headingWords) return laid.text;
+  if (laid.captionWords === 0 || countWords(laid.text) > headingWords(root)) return laid.text;
   return layOut(root, false, true).text;
 }
 
 interface LaidOut {
   text: string;
-  /** Words of the captions left out, and of the headings written. */
+  /** Words of the captions left out. */
   captionWords: number;
-  headingWords: number;
 }
 
 function layOut(root: ReadableNode, includeLinks: boolean, includeCaptions: boolean): LaidOut {
   const writer = new TextWriter();
   const walker = new Walker(writer, includeLinks, includeCaptions);
   walker.children(root);
-  return { text: writer.result(), captionWords: walker.captionWords, headingWords: walker.headingWords };
+  return { text: writer.result(), captionWords: walker.captionWords };
+}
+
+/**
+ * Words of the headings under `node` that the text writes without its captions (a heading inside another counts
+ * once, with it): one pass, made only for a text that left captions out.
+ */
+function headingWords(node: ReadableNode): number {
+  let words = 0;
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType !== 1) continue;
+    const element = child as ReadableElement;
+    if (SKIPPED.has(element.localName) || element.localName === 'figcaption' || element.hasAttribute('hidden')) continue;
+    words += HEADINGS.has(element.localName) ? countWords(element.textContent ?? '') : headingWords(element);
+  }
+  return words;
 }
 
 /** Elements that never show text. */
@@ -210,7 +224,6 @@ class Walker {
   private readonly includeLinks: boolean;
   private readonly includeCaptions: boolean;
   captionWords = 0;
-  headingWords = 0;
   constructor(writer: TextWriter, includeLinks: boolean, includeCaptions: boolean) {
     this.writer = writer;
     this.includeLinks = includeLinks;
@@ -230,7 +243,6 @@ class Walker {
     const element = node as ReadableElement;
     const tag = element.localName;
     if (SKIPPED.has(tag) || element.hasAttribute('hidden')) return;
-    if (HEADINGS.has(tag)) this.headingWords += countWords(element.textContent ?? '');
     switch (tag) {
       case 'br':
         this.writer.lineBreak();
@@ -371,11 +383,10 @@ class Walker {
     this.writer.block(2);
   }
 
-  /** A grid's cell, laid out on its own line of the row; what it leaves out and holds counts for the whole text. */
+  /** A grid's cell, laid out on its own line of the row; the captions it leaves out count for the whole text. */
   private cell(cell: ReadableElement): string {
     const laid = layOut(cell, this.includeLinks, this.includeCaptions);
     this.captionWords += laid.captionWords;
-    this.headingWords += laid.headingWords;
     return laid.text;
   }
 }
