@@ -12,7 +12,8 @@ import { createLogger } from '@folio/logging';
 import { connectEventLog } from '@folio/service';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
-import { asyncTextJobs, sampleArticle } from './markdown.ts';
+import { sampleArticle } from './markdown.ts';
+import { drainJobs, warmRenderers } from './drain.ts';
 import { cpuSnapshot, cpuSpent, cpuTable } from '../process-cpu.ts';
 
 const JOBS = Number(process.env.BENCH_ASYNC_JOBS ?? 2400);
@@ -48,44 +49,21 @@ try {
     try {
       const key = await stack.createKey('paid');
       const [{ id: keyId }] = (await stack.sql`select id from api_keys`) as unknown as [{ id: string }];
-      let next = 0;
-      await Promise.all(Array.from({ length: 32 }, async () => {
-        while (next < WARM_JOBS) {
-          const i = next++;
-          const r = await stack.request('POST', '/v2/convert', { key, json: { markdown: `${markdown}\n\nWarm ${i}.`, output: 'text', async: true } });
-          if (r.status !== 202) throw new Error(`async request failed: ${r.status}`);
-        }
-      }));
-      // Every renderer has finished jobs: the group is settled, and no rebalance falls inside the drain.
-      await stack.until(async () => {
-        const [{ done, workers }] = (await stack.sql`
-          select count(*)::int as done, count(distinct worker)::int as workers from job_history where type = 'JobSucceeded'`) as unknown as [{ done: number; workers: number }];
-        return done >= WARM_JOBS && workers >= renderers;
-      }, 600_000, 'the warm-up jobs');
+      await warmRenderers(stack, key, markdown, renderers, WARM_JOBS, 32);
 
       const eventLog = connectEventLog(loadConfig(stack.env), createLogger('bench', 'warn'), 'folio-bench');
       const publisher = new EventPublisher(eventLog.kafka, eventLog.codec, eventLog.topics);
       await publisher.connect();
-      const events = asyncTextJobs(keyId, markdown, JOBS);
       const cpuBefore = cpuSnapshot();
       const threadsBefore = rendererThreads();
-      for (let i = 0; i < events.length; i += 100) await publisher.publish(...events.slice(i, i + 100));
-      const since = events[0]!.occurred_at;
-      await stack.until(async () => {
-        const [{ done }] = (await stack.sql`
-          select count(*)::int as done from jobs where key_id = ${keyId} and created_at >= ${since} and status = 'succeeded'`) as unknown as [{ done: number }];
-        return done >= events.length;
-      }, 600_000, 'all jobs to finish');
+      const seconds = await drainJobs(stack, publisher, keyId, markdown, JOBS);
       const cpu = cpuSpent(cpuBefore, cpuSnapshot());
       const threads = [...rendererThreads()].map(([name, ms]) => [name, ms - (threadsBefore.get(name) ?? 0)] as const);
       await publisher.disconnect();
-      const [span] = await stack.sql<{ first: Date; last: Date }[]>`
-        select min(occurred_at) as first, max(occurred_at) as last from job_history where type = 'JobSucceeded' and job_id in ${stack.sql(events.map((e) => e.job_id))}`;
-      const seconds = (new Date(span!.last).getTime() - new Date(span!.first).getTime()) / 1000;
-      log(`\n${renderers} renderer${renderers > 1 ? 's' : ''}: ${((events.length - 1) / seconds).toFixed(1)} jobs/s`);
-      log(cpuTable(cpu, events.length, 'job'));
+      log(`\n${renderers} renderer${renderers > 1 ? 's' : ''}: ${((JOBS - 1) / seconds).toFixed(1)} jobs/s`);
+      log(cpuTable(cpu, JOBS, 'job'));
       log('Renderers by thread, CPU a job:');
-      for (const [name, ms] of threads.filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])) log(`  ${name}: ${(ms / events.length).toFixed(2)} ms`);
+      for (const [name, ms] of threads.filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1])) log(`  ${name}: ${(ms / JOBS).toFixed(2)} ms`);
     } finally {
       await stack.stop();
     }

@@ -19,7 +19,8 @@ import { createLogger } from '@folio/logging';
 import { connectEventLog } from '@folio/service';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
-import { asyncTextJobs, sampleArticle } from './markdown.ts';
+import { sampleArticle } from './markdown.ts';
+import { drainJobs, warmRenderers } from './drain.ts';
 import { percentile } from '../stats.ts';
 import { addCpu, cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
 import { runStamp, verdict, writeSection } from '../docs-section.ts';
@@ -32,6 +33,7 @@ const ASYNC_JOBS = Number(process.env.BENCH_ASYNC_JOBS ?? 2400);
 /** The one-renderer drain's slices, each after a slice of in-process conversions (the baseline); and their calls. */
 const DRAIN_SLICES = Number(process.env.BENCH_DRAIN_SLICES ?? 6);
 const BASELINE_CALLS = 100;
+const WARM_JOBS = 400;
 const IN_FLIGHT = 32;
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const IDLE_SETTLE_SECONDS = 30;
@@ -116,25 +118,7 @@ try {
     const s = await Stack.start({ infra: infra.env, renderers, env: { FOLIO_LOG_LEVEL: 'warn', FOLIO_TOPIC_PARTITIONS: '12' } });
     const k = await s.createKey('paid');
     const [{ id: keyId }] = (await s.sql`select id from api_keys`) as unknown as [{ id: string }];
-    const t0 = performance.now();
-    let next = 0;
-    const WARM_JOBS = 400;
-    await Promise.all(
-      Array.from({ length: IN_FLIGHT }, async () => {
-        while (next < WARM_JOBS) {
-          const i = next++;
-          const r = await s.request('POST', '/v2/convert', { key: k, json: { markdown: `${markdown}\n\nWarm ${i}.`, output: 'text', async: true } });
-          if (r.status !== 202) throw new Error(`async request failed: ${r.status}`);
-        }
-      }),
-    );
-    const ingestPerSecond = WARM_JOBS / ((performance.now() - t0) / 1000);
-    await s.until(async () => {
-      const [{ done, workers }] = (await s.sql`
-        select count(*) filter (where type = 'JobSucceeded')::int as done, count(distinct worker)::int as workers
-        from job_history where type = 'JobSucceeded'`) as unknown as [{ done: number; workers: number }];
-      return done >= WARM_JOBS && workers >= renderers;
-    }, 600_000, 'the warm-up jobs');
+    const ingestPerSecond = await warmRenderers(s, k, markdown, renderers, WARM_JOBS, IN_FLIGHT);
 
     const log_ = connectEventLog(loadConfig(s.env), createLogger('bench', 'warn'), 'folio-bench');
     const publisher = new EventPublisher(log_.kafka, log_.codec, log_.topics);
@@ -155,22 +139,11 @@ try {
         const c = process.threadCpuUsage(c0);
         baseline.cpuMs += (c.user + c.system) / 1000;
       }
-      const events = asyncTextJobs(keyId, markdown, perSlice);
       const cpuBefore = cpuSnapshot();
-      for (let i = 0; i < events.length; i += 100) await publisher.publish(...events.slice(i, i + 100));
-      // Counted by the key's index over the drain's own rows (the load generator's polling is not the pipeline's cost).
-      const since = events[0]!.occurred_at;
-      await s.until(async () => {
-        const [{ done }] = (await s.sql`
-          select count(*)::int as done from jobs where key_id = ${keyId} and created_at >= ${since} and status = 'succeeded'`) as unknown as [{ done: number }];
-        return done >= events.length;
-      }, 600_000, 'all jobs to finish');
+      seconds += await drainJobs(s, publisher, keyId, markdown, perSlice);
       // Everything the slice cost, the benchmark's own publishing and polling included (a small share).
       addCpu(cpu, cpuSpent(cpuBefore, cpuSnapshot()));
-      const [span] = await s.sql<{ first: Date; last: Date }[]>`
-        select min(occurred_at) as first, max(occurred_at) as last from job_history where type = 'JobSucceeded' and job_id in ${s.sql(events.map((e) => e.job_id))}`;
-      seconds += (new Date(span!.last).getTime() - new Date(span!.first).getTime()) / 1000;
-      rated += events.length - 1;
+      rated += perSlice - 1;
     }
     await publisher.disconnect();
     throughput.push({ renderers, jobs: perSlice * slices, seconds, jobsPerSecond: rated / seconds, ingestPerSecond, cpu });
