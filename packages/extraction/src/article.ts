@@ -127,7 +127,6 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const ratio = entries ? entriesRatio(entries, {
     length: content ? textLength(content) : 0, words: countWords(text), statedArticle: article, openGraphArticle: openGraph,
   }) : null;
-  let entriesRun: Element | null = null;
   const again = ratio === null ? null : repeatedBlocksOf(freshDocument(stash, segmentPlaces, options.url, product));
   if (ratio !== null && again) {
     const entriesPage: Cleaning = { ...page, entries: true };
@@ -137,7 +136,6 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     if (countWords(candidateText) >= countWords(text) * ratio) {
       content = candidate;
       text = candidateText;
-      entriesRun = candidate;
     }
   }
   const keptWords = content ? countWords(text) : 0;
@@ -163,9 +161,9 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // The cards of other products a product page offers go from whatever stood in for its content; words its markup
   // runs together are set apart (once the choice is made: a space more must not tip it).
   const removed = product && removeOtherProducts(content, page.linkedElsewhere);
-  // What the content prints twice goes once the choice is made (the copies must not tip it); a run of entries
-  // repeats itself by nature (cards that share a description, plans that share features) and is left whole.
-  const deduplicated = content !== entriesRun && removeDuplicateBlocks(content);
+  // What the content prints twice goes once the choice is made (the copies must not tip it), from a run of entries as
+  // from anything else: its cards are alike, not printed twice (a site builder prints each for every screen width).
+  const deduplicated = removeDuplicateBlocks(content);
   if (separateGluedWords(content) || removed || deduplicated) text = nodeToText(content);
   if (options.sanitize) {
     options.sanitize(content, stash.restoreText);

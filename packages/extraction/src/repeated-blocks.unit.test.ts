@@ -104,6 +104,20 @@ describe('extractArticle on a page of entries', () => {
     expect(article.text).not.toContain('Guidelines');
     expect(article.text).not.toContain('Past stories');
   });
+
+  it('prints once what each entry prints again for another screen width', () => {
+    // A site builder's responsive variants: each job card once for wide screens and once for narrow ones, all but one
+    // hidden by the page's media queries. A run of entries is alike by nature, but a card's words printed twice are a copy.
+    const line = 'Apply with a short letter and a list of past work; the team answers every letter within the week.';
+    const card = (job: string, i: number) => `<h3><a href="/j/${i}">${job}</a></h3><div><a href="/j/${i}">${line}</a></div>`;
+    const cards = JOBS.map((job, i) => `<div class="job"><div class="wide">${card(job, i)}</div><div class="narrow">${card(job, i)}</div></div>`);
+    const html = page(`${nav}<div class="main"><p>These are jobs at our startups. See more on the board.</p><div class="jobs">${cards.join('')}</div></div>
+      <footer><p>Guidelines | FAQ | Contact</p></footer>`);
+    const article = extractArticle(html, { url: URL });
+    for (const job of JOBS) expect(article.text.split(job)).toHaveLength(2);
+    expect(article.text.split(line)).toHaveLength(JOBS.length + 1);
+    expect(article.text).not.toContain('Guidelines');
+  });
 });
 
 describe('removeCommentSections: readers’ comments out of a region that stands in for an article', () => {
