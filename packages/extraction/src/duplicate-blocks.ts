@@ -5,8 +5,8 @@ import { tagSet } from './elements.ts';
  * A part of the content printed again, word for word: a site builder's responsive variants (the same section once
  * for each screen width, all but one hidden by the page's media queries), a product's description both in its summary
  * and in a tab, a post printed twice by a theme. The reader meets it twice; the later copy goes, whole, with its
- * headings and images. A copy is a block holding other blocks, or at least two lines in a row; a single line printed
- * again among lines of its own is part of what surrounds it (a meal plan's repeated dish, the line of description
+ * headings and images. A copy is a block holding other blocks, at least two lines in a row, or a line right after the
+ * line it repeats; a single line printed again among lines of its own is part of what surrounds it (a meal plan's repeated dish, the line of description
  * cards of one grid share). Only text long enough to be a statement counts. A table cell and code are never looked
  * into, and a list item only for a passage of several blocks (a plan's features repeat from column to column, a
  * command from step to step); a whole list or table printed again counts as one line.
@@ -36,6 +36,7 @@ function leastWords(holdsBlocks: boolean, inEntry: boolean): number {
 export function removeDuplicateBlocks(content: Element): boolean {
   const seen = new Map<string, Element>();
   const copies: Element[] = [];
+  const originals = new Map<Element, Element>();
   const visit = (parent: Element, inEntry: boolean) => {
     for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
       if (BLOCKS.has(child.localName) || WHOLE.has(child.localName)) {
@@ -46,6 +47,7 @@ export function removeDuplicateBlocks(content: Element): boolean {
           // The first holder may be an ancestor with no other text (a wrapper around this block): that is one copy.
           if (first && !first.contains(child) && BLOCKS.has(child.localName)) {
             copies.push(child);
+            originals.set(child, first);
             continue;
           }
           if (!first) seen.set(key, child);
@@ -58,7 +60,9 @@ export function removeDuplicateBlocks(content: Element): boolean {
   visit(content, false);
   const isCopy = new Set(copies);
   const besideCopy = (line: Element) => [line.previousElementSibling, line.nextElementSibling].some((e) => e !== null && isCopy.has(e));
-  const removed = copies.filter((c) => holdsBlocks(c) || besideCopy(c));
+  // A line right after the line it repeats is printed twice in a row: no writer does that, a responsive theme does.
+  const afterItself = (line: Element) => line.previousElementSibling?.contains(originals.get(line)!) === true;
+  const removed = copies.filter((c) => holdsBlocks(c) || besideCopy(c) || afterItself(c));
   for (const copy of removed) copy.remove();
   return removed.length > 0;
 }

@@ -26,6 +26,12 @@ describe('removeDuplicateBlocks: what the content prints twice', () => {
     expect(blocks).toEqual(['Summary', LONG_A.slice(0, 20), LONG_B.slice(0, 20), 'Details']);
   });
 
+  it('removes a single line printed again right after itself (a theme’s wide and narrow copies)', () => {
+    const { removed, blocks } = dedupe(`<h2>Day 1</h2><p class="wide">${DISH}</p><p class="narrow">${DISH}</p><p>${LONG_B}</p>`);
+    expect(removed).toBe(true);
+    expect(blocks).toEqual(['Day 1', DISH.slice(0, 20), LONG_B.slice(0, 20)]);
+  });
+
   it('keeps a single line printed again among lines of its own (a meal plan’s dish on another day)', () => {
     const { removed, blocks } = dedupe(`<h2>Day 1</h2><p>${DISH}</p><p>${LONG_B}</p><h2>Day 3</h2><p>${DISH}</p><p>${LONG_A}</p>`);
     expect(removed).toBe(false);
