@@ -160,6 +160,20 @@ describe('conversion of supplied markdown and html (no network needed)', () => {
     }
   });
 
+  it("reads supplied HTML and a fetched page past a tag manager's <noscript><iframe … /></noscript>", async () => {
+    // Written self-closing, as JSX writes it: read with scripting off, the iframe would take the rest as its text.
+    const tagManager = '<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display:none" /></noscript>';
+    const body = `<h1>Your fastest path to production</h1>${'<p>Connect the repository, choose a runtime, and every push deploys itself to the service.</p>'.repeat(6)}`;
+    const supplied = await convert({ input: { kind: 'html', text: `${tagManager}${body}` }, output: 'text', options: DEFAULT_OPTIONS });
+    if (supplied.kind !== 'content') throw new Error('expected content');
+    expect(supplied.content).toContain('Connect the repository, choose a runtime');
+    const page = `<!doctype html><html><head><title>Render</title></head><body>${tagManager}<main>${body}</main></body></html>`;
+    const fetcher = { fetch: async (url: string) => ({ url, html: page, charset: 'utf-8', bytes: page.length }), fetchImage: async () => null };
+    const fetched = await convert({ input: { kind: 'url', text: 'https://render.example/platform' }, output: 'text', options: DEFAULT_OPTIONS }, { fetcher });
+    if (fetched.kind !== 'content') throw new Error('expected content');
+    expect(fetched.content).toContain('Connect the repository, choose a runtime');
+  });
+
 describe('a web page\'s metadata', () => {
   const story = (head: string) => `<!doctype html><html><head>${head}</head><body><article><h1>Marathon in One Year for Beginners</h1>
 ${'<p>Start with three short runs a week, and add a longer one every other weekend until the distance stops frightening you.</p>'.repeat(8)}

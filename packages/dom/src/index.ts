@@ -1,4 +1,6 @@
 export * from './markup-depth.ts';
+export * from './markup-scans.ts';
+export * from './noscript.ts';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { indexNamedItems } from './named-items.ts';
 import { skipSiblingWalks } from './sibling-walks.ts';

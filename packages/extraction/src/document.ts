@@ -1,4 +1,4 @@
-import { parseHtmlDocument } from '@folio/dom';
+import { closeRawTextInNoscript, nextMatch, parseHtmlDocument } from '@folio/dom';
 
 /**
  * Parses a page into an inert DOM: scripts never run (a DOMParser document has scripting disabled), nothing is
@@ -6,7 +6,8 @@ import { parseHtmlDocument } from '@folio/dom';
  * (only inline `style` and `hidden`), so stylesheets cost time for nothing — and jsdom throws on some real-world
  * CSS while parsing (a `calc()` it cannot read), which must not fail a conversion.
  */
-export function parseDocument(html: string, url: string | null): Document {
+export function parseDocument(page: string, url: string | null): Document {
+  const html = closeRawTextInNoscript(page);
   try {
     return parseHtmlDocument(removeScripts(removeStyleElements(html)), url);
   } catch {
@@ -76,22 +77,6 @@ export function removeScripts(html: string): string {
     copied = close.end;
   }
   return copied === 0 ? html : out + html.slice(copied);
-}
-
-/**
- * The first match of `pattern` (global) at or after a position, for positions asked in increasing order: an answer
- * serves every position up to it, so the text is read once however many times it is asked.
- */
-function nextMatch(text: string, pattern: RegExp): (from: number) => { index: number; end: number } | null {
-  let found: { index: number; end: number } | null | undefined;
-  return (from) => {
-    if (found === undefined || (found !== null && found.index < from)) {
-      pattern.lastIndex = from;
-      const match = pattern.exec(text);
-      found = match ? { index: match.index, end: match.index + match[0].length } : null;
-    }
-    return found;
-  };
 }
 
 const INERT_STYLE = 'folio-inert-style';

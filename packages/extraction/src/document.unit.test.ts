@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { removeScripts, removeStyleElements } from './document.ts';
+import { parseDocument, removeScripts, removeStyleElements } from './document.ts';
 
 // The patterns the scans replaced: the reference for what is cut (they read the page once a start, so only small
 // inputs are given to them).
@@ -43,5 +43,16 @@ describe('cutting style and script elements from a page', () => {
       expect(removeStyleElements(page + tail)).toContain('the words after them');
       expect(removeScripts(page + tail)).toContain('the words after them');
     }
+  });
+});
+
+describe('a page whose <noscript> holds an iframe written self-closing (@folio/dom closeRawTextInNoscript)', () => {
+  const TAG_MANAGER = '<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display: none" /></noscript>';
+  const BODY = '<main><h1>Your fastest path to production</h1><p>Deploy your code: connect the repository and it runs.</p></main>';
+
+  it('does not let an iframe written self-closing take the rest of the page as its text', () => {
+    const document = parseDocument(`<!DOCTYPE html><html><head><title>Render</title></head><body>${TAG_MANAGER}${BODY}</body></html>`, null);
+    expect(document.querySelector('main h1')?.textContent).toBe('Your fastest path to production');
+    expect(document.querySelector('iframe')?.textContent).toBe('');
   });
 });
