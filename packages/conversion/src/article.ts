@@ -1,5 +1,5 @@
 import { plainMarkupBody, sanitizeContent, sanitizeHtml } from '@folio/article-html';
-import { closeRawTextInNoscript, fitTableSpans, markupWithCodeLinesAsText, parseHtmlDocument, withinNesting, type LightElement } from '@folio/dom';
+import { boundNoscripts, fitTableSpans, markupWithCodeLinesAsText, parseHtmlDocument, withinNesting, type LightElement } from '@folio/dom';
 import type { ConversionOptions, InputKind } from '@folio/events';
 import {
   countWords,
@@ -118,9 +118,9 @@ async function contentOf(
  * is read for the text. Both ways give the same output (tested).
  */
 function safeMarkup(html: string, baseUrl: string | null): { contentHtml: string; text: string; contentTree?: LightElement } {
-  // Markup nested beyond reason is flattened before anything parses it (`withinNesting`), and a `<noscript>` ends
-  // where a browser ends it (`closeRawTextInNoscript`), as extraction's parse does for a page.
-  const within = closeRawTextInNoscript(withinNesting(html));
+  // Markup nested beyond reason is flattened before anything parses it (`withinNesting`), and a `<noscript>` is
+  // bounded as a browser bounds it (`boundNoscripts`), as extraction's parse does for a page.
+  const within = boundNoscripts(withinNesting(html));
   const plain = plainMarkupBody(within, baseUrl);
   if (plain) return { contentHtml: plain.html(), text: nodeToText(plain.body), contentTree: plain.body };
   const contentHtml = sanitizeHtml(within, { baseUrl });

@@ -1,4 +1,4 @@
-import { closeRawTextInNoscript, nextMatch, parseHtmlDocument } from '@folio/dom';
+import { boundNoscripts, nextMatch, parseHtmlDocument } from '@folio/dom';
 
 /**
  * Parses a page into an inert DOM: scripts never run (a DOMParser document has scripting disabled), nothing is
@@ -7,7 +7,7 @@ import { closeRawTextInNoscript, nextMatch, parseHtmlDocument } from '@folio/dom
  * CSS while parsing (a `calc()` it cannot read), which must not fail a conversion.
  */
 export function parseDocument(page: string, url: string | null): Document {
-  const html = closeRawTextInNoscript(page);
+  const html = boundNoscripts(page);
   try {
     return parseHtmlDocument(removeScripts(removeStyleElements(html)), url);
   } catch {

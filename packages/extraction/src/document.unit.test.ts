@@ -46,7 +46,7 @@ describe('cutting style and script elements from a page', () => {
   });
 });
 
-describe('a page whose <noscript> holds an iframe written self-closing (@folio/dom closeRawTextInNoscript)', () => {
+describe('a page whose <noscript> a browser would bound otherwise than a parser without scripts (@folio/dom boundNoscripts)', () => {
   const TAG_MANAGER = '<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display: none" /></noscript>';
   const BODY = '<main><h1>Your fastest path to production</h1><p>Deploy your code: connect the repository and it runs.</p></main>';
 
@@ -54,5 +54,12 @@ describe('a page whose <noscript> holds an iframe written self-closing (@folio/d
     const document = parseDocument(`<!DOCTYPE html><html><head><title>Render</title></head><body>${TAG_MANAGER}${BODY}</body></html>`, null);
     expect(document.querySelector('main h1')?.textContent).toBe('Your fastest path to production');
     expect(document.querySelector('iframe')?.textContent).toBe('');
+  });
+
+  it("leaves out a head's notice, which the parser would move into the body", () => {
+    const notice = '<noscript><br /><b>Please note that Javascript is turned off in your web browser.</b></noscript>';
+    const document = parseDocument(`<!DOCTYPE html><html><head><title>Render</title>${notice}</head><body>${BODY}</body></html>`, null);
+    expect(document.body.textContent).toContain('Your fastest path to production');
+    expect(document.body.textContent).not.toContain('Javascript is turned off');
   });
 });
