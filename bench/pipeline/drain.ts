@@ -13,16 +13,7 @@ const WAIT_MS = 600_000;
  */
 export async function warmRenderers(stack: Stack, key: string, markdown: string, renderers: number, jobs: number, inFlight: number): Promise<number> {
   const t0 = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < jobs) {
-        const i = next++;
-        const r = await stack.request('POST', '/v2/convert', { key, json: { markdown: `${markdown}\n\nWarm ${i}.`, output: 'text', async: true } });
-        if (r.status !== 202) throw new Error(`async request failed: ${r.status}`);
-      }
-    }),
-  );
+  await submitAsyncTextJobs(stack, key, (i) => `${markdown}\n\nWarm ${i}.`, jobs, inFlight);
   const intakePerSecond = jobs / ((performance.now() - t0) / 1000);
   await stack.until(async () => {
     const [{ done, workers }] = (await stack.sql`
@@ -31,6 +22,20 @@ export async function warmRenderers(stack: Stack, key: string, markdown: string,
     return done >= jobs && workers >= renderers;
   }, WAIT_MS, 'the warm-up jobs');
   return intakePerSecond;
+}
+
+/** `jobs` async markdown→text calls through the API (the `i`-th converts `markdown(i)`), `inFlight` at a time. */
+export async function submitAsyncTextJobs(stack: Stack, key: string, markdown: (i: number) => string, jobs: number, inFlight: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < jobs) {
+        const i = next++;
+        const r = await stack.request('POST', '/v2/convert', { key, json: { markdown: markdown(i), output: 'text', async: true } });
+        if (r.status !== 202) throw new Error(`async request failed: ${r.status} ${r.text.slice(0, 200)}`);
+      }
+    }),
+  );
 }
 
 /**

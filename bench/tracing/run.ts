@@ -12,6 +12,7 @@ import { BENCH_PORTS } from '../ports.ts';
 import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from '../pipeline/markdown.ts';
+import { submitAsyncTextJobs } from '../pipeline/drain.ts';
 import { percentile } from '../stats.ts';
 import { addCpu, cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
 import { runStamp, writeSection } from '../docs-section.ts';
@@ -63,16 +64,7 @@ try {
       const since = new Date().toISOString();
       const exportedBefore = exported;
       const cpuBefore = cpuSnapshot();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: IN_FLIGHT }, async () => {
-          while (next < ASYNC_JOBS) {
-            const n = next++;
-            const r = await stack.request('POST', '/v2/convert', { key, json: { markdown: `${markdown}\n\nJob ${n}.`, output: 'text', async: true } });
-            if (r.status !== 202) throw new Error(`async request failed: ${r.status} ${r.text.slice(0, 200)}`);
-          }
-        }),
-      );
+      await submitAsyncTextJobs(stack, key, (n) => `${markdown}\n\nJob ${n}.`, ASYNC_JOBS, IN_FLIGHT);
       await stack.until(async () => {
         const [{ done }] = (await stack.sql`select count(*)::int as done from jobs where created_at >= ${since} and status = 'succeeded'`) as unknown as [{ done: number }];
         return done >= ASYNC_JOBS;

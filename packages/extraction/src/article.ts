@@ -4,7 +4,7 @@ import { flattenCodeTokens } from './code-tokens.ts';
 import { removeDuplicateBlocks } from './duplicate-blocks.ts';
 import { elementsNamed, tagSet } from './elements.ts';
 import { stashDataUrls } from './data-urls.ts';
-import { parseDocument } from './document.ts';
+import { documentParser } from './document.ts';
 import { NoArticleError } from './errors.ts';
 import { separateGluedWords } from './glued-words.ts';
 import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
@@ -70,7 +70,8 @@ export interface ExtractOptions {
  */
 export function extractArticle(html: string, options: ExtractOptions): ExtractedArticle {
   const stash = stashDataUrls(html);
-  const document = parseDocument(stash.html, options.url);
+  const parse = documentParser(stash.html, options.url);
+  const document = parse();
   const metadata = readMetadata(document);
   // A page streamed by React holds its late content hidden at the end of the body, for a script to move into place
   // (streamed-segments.ts): read from the HTML, since scripts are cut before parsing, and done before anything looks.
@@ -106,7 +107,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // most articles end here, and the page is parsed again (Readability has rewritten this copy) only for the others.
   const chosenLength = content ? textLength(content) : 0;
   if (region && region.length >= chosenLength * REGION_RATIO && !(article && countWords(text) >= ARTICLE_KEPT_WORDS)) {
-    const fresh = freshDocument(stash, segmentPlaces, options.url, product);
+    const fresh = freshDocument(parse, stash, segmentPlaces, product);
     const again = mainRegionOf(fresh);
     if (again) {
       const regionPage = withRun(page, again.element, repeatedBlocksOf(fresh)?.element);
@@ -127,7 +128,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const ratio = entries ? entriesRatio(entries, {
     length: content ? textLength(content) : 0, words: countWords(text), statedArticle: article, openGraphArticle: openGraph,
   }) : null;
-  const again = ratio === null ? null : repeatedBlocksOf(freshDocument(stash, segmentPlaces, options.url, product));
+  const again = ratio === null ? null : repeatedBlocksOf(freshDocument(parse, stash, segmentPlaces, product));
   if (ratio !== null && again) {
     const entriesPage: Cleaning = { ...page, entries: true };
     const candidate = regionContent(again.element, entriesPage);
@@ -143,7 +144,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     // Little or nothing kept: the page's body, without its frame (navigation, header, footer, hidden and interactive
     // elements), stands in when nothing was kept or when it holds several times what was (`bodyIsBetter`). Only a
     // page where nothing is left is refused.
-    const fresh = freshDocument(stash, segmentPlaces, options.url, product);
+    const fresh = freshDocument(parse, stash, segmentPlaces, product);
     const body = fresh.body;
     if (body) {
       const bodyPage = withRun(page, body, repeatedBlocksOf(fresh)?.element);
@@ -235,9 +236,9 @@ function withoutCustomerReviews(document: Document, product: boolean): void {
 
 /** The page parsed and prepared again as the first time, for a second look after Readability has rewritten the first. */
 function freshDocument(
-  stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null, url: string | null, product: boolean,
+  parse: () => Document, stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null, product: boolean,
 ): Document {
-  const document = parseDocument(stash.html, url);
+  const document = parse();
   readyForReadability(document, stash, segmentPlaces);
   withoutCustomerReviews(document, product);
   return document;

@@ -7,16 +7,28 @@ import { boundNoscripts, nextMatch, parseHtmlDocument } from '@folio/dom';
  * CSS while parsing (a `calc()` it cannot read), which must not fail a conversion.
  */
 export function parseDocument(page: string, url: string | null): Document {
+  return documentParser(page, url)();
+}
+
+/**
+ * The parses of one page (`parseDocument`), as many as asked: extraction parses a page again for each second look,
+ * since Readability rewrites the document it reads, and the markup is made ready for them once — its `<noscript>`s
+ * bounded as a browser bounds them, its style and script elements cut.
+ */
+export function documentParser(page: string, url: string | null): () => Document {
   const html = boundNoscripts(page);
-  try {
-    return parseHtmlDocument(removeScripts(removeStyleElements(html)), url);
-  } catch {
-    // The careful removal leaves a `<style>` it could not prove safe to cut, or inline CSS makes jsdom throw:
-    // turn every style element into an inert one and drop inline styles, then parse again.
-    const document = parseHtmlDocument(neutraliseStyles(html), url);
-    for (const element of Array.from(document.querySelectorAll(INERT_STYLE))) element.remove();
-    return document;
-  }
+  const inert = removeScripts(removeStyleElements(html));
+  return () => {
+    try {
+      return parseHtmlDocument(inert, url);
+    } catch {
+      // The careful removal leaves a `<style>` it could not prove safe to cut, or inline CSS makes jsdom throw:
+      // turn every style element into an inert one and drop inline styles, then parse again.
+      const document = parseHtmlDocument(neutraliseStyles(html), url);
+      for (const element of Array.from(document.querySelectorAll(INERT_STYLE))) element.remove();
+      return document;
+    }
+  };
 }
 
 /**

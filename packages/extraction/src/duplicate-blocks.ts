@@ -35,7 +35,7 @@ function leastWords(holdsBlocks: boolean, inEntry: boolean): number {
 /** Removes the copies; true when there were any. */
 export function removeDuplicateBlocks(content: Element): boolean {
   const seen = new Map<string, Element>();
-  const copies: Element[] = [];
+  /** Each copy, in document order, with the block it repeats. */
   const originals = new Map<Element, Element>();
   const visit = (parent: Element, inEntry: boolean) => {
     for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
@@ -46,7 +46,6 @@ export function removeDuplicateBlocks(content: Element): boolean {
           const first = seen.get(key);
           // The first holder may be an ancestor with no other text (a wrapper around this block): that is one copy.
           if (first && !first.contains(child) && BLOCKS.has(child.localName)) {
-            copies.push(child);
             originals.set(child, first);
             continue;
           }
@@ -58,11 +57,10 @@ export function removeDuplicateBlocks(content: Element): boolean {
     }
   };
   visit(content, false);
-  const isCopy = new Set(copies);
-  const besideCopy = (line: Element) => [line.previousElementSibling, line.nextElementSibling].some((e) => e !== null && isCopy.has(e));
+  const besideCopy = (line: Element) => [line.previousElementSibling, line.nextElementSibling].some((e) => e !== null && originals.has(e));
   // A line right after the line it repeats is printed twice in a row: no writer does that, a responsive theme does.
   const afterItself = (line: Element) => line.previousElementSibling?.contains(originals.get(line)!) === true;
-  const removed = copies.filter((c) => holdsBlocks(c) || besideCopy(c) || afterItself(c));
+  const removed = [...originals.keys()].filter((c) => holdsBlocks(c) || besideCopy(c) || afterItself(c));
   for (const copy of removed) copy.remove();
   return removed.length > 0;
 }
