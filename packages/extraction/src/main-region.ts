@@ -2,6 +2,8 @@ import { removeFurniture } from './boilerplate.ts';
 import type { Cleaning } from './cleanup.ts';
 import { descendants, elementsNamed, isHidden, tagSet } from './elements.ts';
 import { lowerCaseWords, textLength } from './text-measure.ts';
+import { baseAddress } from '@folio/dom';
+import { pageOf } from './host.ts';
 
 /**
  * The page's own statement of where its main content is: the `<main>` element or the element with `role="main"`
@@ -151,11 +153,14 @@ const OTHER_TYPES = jsonLdType([...DISCUSSION_TYPE_NAMES, 'Product', 'ProductGro
 const DISCUSSION_TYPES = jsonLdType(DISCUSSION_TYPE_NAMES);
 const DISCUSSION_ITEMTYPE = new RegExp(`schema\\.org/(?:${DISCUSSION_TYPE_NAMES.join('|')})\\b`, 'i');
 /** JSON-LD types of a page that lists products (a category, a search, a catalogue). */
-const PRODUCT_LIST_TYPES = jsonLdType(['ItemList', 'CollectionPage', 'OfferCatalog', 'SearchResultsPage']);
+const PRODUCT_LIST_TYPE_NAMES = ['ItemList', 'CollectionPage', 'OfferCatalog', 'SearchResultsPage'];
+const PRODUCT_LIST_TYPES = jsonLdType(PRODUCT_LIST_TYPE_NAMES);
 const PRODUCT_ITEMTYPE = /schema\.org\/Product$/i;
 
 /** What a page states about itself: its JSON-LD scripts' text, its `og:type`s (lower-cased) and its microdata types. */
 export interface PageStatements {
+  /** The page's address, which a statement's own `url` may name or not. */
+  address: string;
   jsonLd: string[];
   openGraphTypes: string[];
   itemtypes: string[];
@@ -166,7 +171,7 @@ export interface PageStatements {
  * questions below take them.
  */
 export function pageStatements(document: Document): PageStatements {
-  const stated: PageStatements = { jsonLd: [], openGraphTypes: [], itemtypes: [] };
+  const stated: PageStatements = { address: baseAddress(document), jsonLd: [], openGraphTypes: [], itemtypes: [] };
   for (const element of descendants(document)) {
     const itemtype = element.getAttribute('itemtype');
     if (itemtype !== null) stated.itemtypes.push(itemtype.trim());
@@ -214,22 +219,43 @@ export function openGraphArticle(stated: PageStatements): boolean {
 /**
  * Whether the page states that it offers one product: its JSON-LD describes one (by name: a site may state it twice,
  * and a product's variants, accessories and look-alikes nested in it are its own), or, with no product in its JSON-LD,
- * one element's microdata is a Product; and it states no list of products (ItemList, CollectionPage, an `og:type` of
- * a product group). Other products' cards on such a page are offers beside it (`other-products.ts`).
+ * one element's microdata is a Product; and it states no list of products on this page (ItemList, CollectionPage, an
+ * `og:type` of a product group; a catalogue whose `url` names another page is the shop's, not this page's). Other
+ * products' cards on such a page are offers beside it (`other-products.ts`).
  */
 export function statesOneProduct(stated: PageStatements): boolean {
-  if (stated.jsonLd.some((json) => PRODUCT_LIST_TYPES.test(json))) return false;
   if (stated.openGraphTypes.some((type) => type.includes('group'))) return false;
   const names = new Set<string>();
   for (const json of stated.jsonLd) {
+    let value: unknown;
     try {
-      productNames(JSON.parse(json), names);
+      value = JSON.parse(json);
     } catch {
-      // A script that is not JSON states nothing.
+      // A script that is not JSON states nothing, unless it names a list: then the page may well be one.
+      if (PRODUCT_LIST_TYPES.test(json)) return false;
+      continue;
     }
+    if (listsHere(value, stated.address)) return false;
+    productNames(value, names);
   }
   if (names.size > 0) return names.size === 1;
   return stated.itemtypes.filter((type) => PRODUCT_ITEMTYPE.test(type)).length === 1;
+}
+
+/**
+ * Whether a JSON-LD value states a list of products on this page: a list whose `url` names another page (the shop's
+ * catalogue, stated on every page of the site beside its organisation) does not say this page lists them.
+ */
+function listsHere(value: unknown, address: string): boolean {
+  if (Array.isArray(value)) return value.some((item) => listsHere(item, address));
+  if (value === null || typeof value !== 'object') return false;
+  const node = value as Record<string, unknown>;
+  const types = [node['@type']].flat();
+  if (types.some((type) => typeof type === 'string' && PRODUCT_LIST_TYPE_NAMES.includes(type))) {
+    const url = typeof node.url === 'string' ? node.url : typeof node['@id'] === 'string' ? node['@id'] : null;
+    if (url === null || pageOf(url, address) === pageOf(address)) return true;
+  }
+  return Object.values(node).some((child) => listsHere(child, address));
 }
 
 /** The names of the outermost products (Product, ProductGroup) in a JSON-LD value. */

@@ -2,6 +2,7 @@ import { descendants, elementsNamed, tagSet } from './elements.ts';
 import { baseAddress, childElements } from '@folio/dom';
 import { removeWithLabel, Site } from './related-links.ts';
 import { normalisedText, words } from './text-measure.ts';
+import { pageOf } from './host.ts';
 
 /**
  * Other products a product page offers beside its own ("People who viewed this item also viewed", "Similar items",
@@ -61,10 +62,21 @@ export function removeOtherProducts(root: Element, linkedBefore?: WeakSet<Elemen
     if (cards < MIN_CARDS || cards < siblings.length * CARD_SHARE) continue;
     // Cards linking out of the site are what a page recommends (a gift guide's shops), not the site's other offers.
     if (words(element) > total * MAX_RUN_SHARE || !site.linksAreInternal(element)) continue;
-    removeWithLabel(element, true);
+    removeWithLabel(outermostWrapper(element, root), true);
     removed = true;
   }
   return removed;
+}
+
+/**
+ * The outermost element around `element` that holds nothing else (a carousel's frame, its track): its label ("You
+ * may also like") stands before the frame, not before the cards' own row.
+ */
+function outermostWrapper(element: Element, root: Element): Element {
+  const text = normalisedText(element);
+  let wrapper = element;
+  while (wrapper.parentElement && wrapper.parentElement !== root && normalisedText(wrapper.parentElement) === text) wrapper = wrapper.parentElement;
+  return wrapper;
 }
 
 /** Whether a link leads to another page than `base`: a link to this one (a variant's `?size=`, an anchor) is the product's own. */
@@ -76,14 +88,4 @@ function linksElsewhereFrom(base: string): (a: Element) => boolean {
     const target = pageOf(href, base);
     return target !== null && target !== page;
   };
-}
-
-/** An address without its query and fragment: the page it names. */
-function pageOf(url: string, base?: string): string | null {
-  try {
-    const parsed = new URL(url, base);
-    return `${parsed.host}${parsed.pathname.replace(/\/$/, '')}`;
-  } catch {
-    return null;
-  }
 }

@@ -36,6 +36,13 @@ describe('removeOtherProducts', () => {
     expect(text).not.toContain('Customers also viewed');
   });
 
+  it("removes a carousel's heading written before its frame, not before the cards' row", () => {
+    const text = cleaned(`${PRODUCT}<h2>You may also like</h2><div class="slider"><div class="track"><ul>${CARDS.join('')}</ul></div></div>`);
+    expect(text).toContain('Grade 2 titanium');
+    expect(text).not.toContain('Folding spork');
+    expect(text).not.toContain('You may also like');
+  });
+
   it("keeps cards that link to this product's own page (its sizes and colours)", () => {
     const variants = ['0.9 L', '1.2 L', '1.6 L'].map((size) => card(`Trail Kettle ${size}`, '€39.00', `/p/trail-kettle?size=${size}`));
     const text = cleaned(`${PRODUCT}<ul>${variants.join('')}</ul>`);
@@ -110,5 +117,14 @@ describe('statesOneProduct', () => {
     expect(statesOneProduct(pageStatements(head(ld('{"@type":"ItemList","itemListElement":[{"@type":"Product","name":"A"}]}'))))).toBe(false);
     expect(statesOneProduct(pageStatements(head(ld('{"@type":"Product","name":"A"}') + '<meta property="og:type" content="product.group">')))).toBe(false);
     expect(statesOneProduct(pageStatements(head(ld('{"@type":"Article","name":"A"}') + ld('{not json'))))).toBe(false);
+  });
+
+  it('reads one product beside the shop\'s catalogue, which names another page, but not beside a list of this page', () => {
+    const kettle = ld('{"@graph":[{"@type":"ProductGroup","name":"Kettle"}]}');
+    const catalogue = (url: string) => ld(`{"@graph":[{"@type":"OfferCatalog","name":"Catalogue","url":"${url}","itemListElement":[]}]}`);
+    expect(statesOneProduct(pageStatements(head(kettle + catalogue('https://shop.example.com/'))))).toBe(true);
+    expect(statesOneProduct(pageStatements(head(kettle + catalogue('https://www.shop.example.com/p/1/?page=2'))))).toBe(false);
+    expect(statesOneProduct(pageStatements(head(kettle + ld('{"@type":"ItemList","@id":"https://shop.example.com/p/1#list"}'))))).toBe(false);
+    expect(statesOneProduct(pageStatements(head(kettle + ld('{"@type":"CollectionPage" "broken"'))))).toBe(false);
   });
 });
