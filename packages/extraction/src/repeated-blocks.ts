@@ -138,9 +138,20 @@ function areCards(blocks: Element[]): boolean {
   return pictured >= blocks.length * CARD_SHARE;
 }
 
-/** Tag and class names, digits dropped (`post-17` and `post-18` are alike), in any order. */
+/**
+ * Class names that say where an entry is filed or where it stands, not what it is: WordPress writes each post's
+ * categories, tags, format and status into its class (`category-dinner tag-quick format-standard`), and grids mark
+ * their first, last and odd entries. Entries alike differ in them.
+ */
+const ENTRY_STATE_CLASS = /^(?:(?:category|tag|product_cat|product_tag|format|status|type|product-type|pa_[a-z]+)[-_].|(?:first|last|odd|even|active|current|selected)$)/;
+
+/**
+ * Tag and class names, digits dropped (`post-17` and `post-18` are alike) and an entry's filing left out
+ * (ENTRY_STATE_CLASS), in any order.
+ */
 function signature(element: Element): string {
-  const words = (element.getAttribute('class') ?? '').split(/\s+/).map((word) => word.replace(/\d+/g, '')).filter(Boolean);
+  const words = (element.getAttribute('class') ?? '').split(/\s+/)
+    .filter((word) => !ENTRY_STATE_CLASS.test(word)).map((word) => word.replace(/\d+/g, '')).filter(Boolean);
   return `${element.localName}.${[...new Set(words)].sort().join('.')}`;
 }
 

@@ -35,6 +35,16 @@ describe('repeatedBlocksOf', () => {
     expect(found?.comments).toBe(false);
   });
 
+  it('finds entries alike whatever categories, tags and place in the grid their classes file them under', () => {
+    const filed = [['recipes dinner', 'quick'], ['breakfast', 'gluten-free'], ['snacks', 'quick'], ['dinner', 'family']];
+    const posts = filed.map(([categories, tag], i) =>
+      `<article class="post-${30149 + i} post type-post status-publish format-standard ${categories!.split(' ').map((c) => `category-${c}`).join(' ')} tag-${tag} entry${i === 0 ? ' first' : ''}">` +
+      `<h2 class="entry-title"><a href="/r/${i}">${JOBS[i]}</a></h2></article>`).join('');
+    const found = repeatedBlocksOf(parseDocument(page(`<main class="content">${posts}</main>`), URL));
+    expect(found?.element.localName).toBe('main');
+    expect(found?.count).toBe(filed.length);
+  });
+
   it('takes nothing from the page frame, however alike its items', () => {
     expect(repeatedBlocksOf(parseDocument(page(nav), URL))).toBeNull();
   });
