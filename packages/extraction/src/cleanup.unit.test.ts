@@ -53,6 +53,24 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).not.toMatch(/^Print$/m);
   });
 
+  it('removes a table of contents with its label, or the label the furniture rules left alone; keeps a box\'s contents', () => {
+    const toc = `<p class="toc-title">Table of Contents</p><ul><li><a href="#tides">Tides</a></li>
+      <li><a href="${URL}#funding">Funding</a></li></ul>`;
+    const { text } = extract(`${prose(2)}${toc}<h2 id="tides">Tides</h2>${prose(2, 2)}<h2 id="funding">Funding</h2>${prose(1, 4)}
+      <div><span><strong>In this article:</strong></span></div>${prose(1, 5)}
+      <h3>Contents</h3><ul><li>Two sandbags</li><li>A shovel</li></ul>`);
+    expect(text).not.toMatch(/Table of Contents|In this article/);
+    expect(text.match(/^Tides$/gm)).toHaveLength(1);
+    expect(text.match(/^Funding$/gm)).toHaveLength(1);
+    expect(text).toMatch(/^Contents$/m);
+    expect(text).toContain('Two sandbags');
+    // A list after the label that leads elsewhere is not the article's contents, and stays.
+    const elsewhere = extract(`${prose(3)}<p>On this page</p><ul><li><a href="/tides">Tides</a> and the harbour wall's
+      sea defences, explained at length for the readers of the weekly edition</li></ul>${prose(2, 3)}`).text;
+    expect(elsewhere).not.toMatch(/On this page/);
+    expect(elsewhere).toContain("the harbour wall's");
+  });
+
   it('keeps a section whose id its heading\'s permalink points at, whatever words the id has; a related-posts section goes', () => {
     // Flask's quickstart (WCXB 0662) lost "Cookies", the kernel's patch guide (2874) "Respond to review comments":
     // Sphinx makes a section's id of its heading's words, and Readability and the furniture rules read ids.
