@@ -41,6 +41,19 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toContain('The harbour commission met on Tuesday');
   });
 
+  it("removes a widget's empty state, a toggle's label, a post's counters and a prompt to sign in; keeps what says the same in a sentence", () => {
+    const { text } = extract(`${prose(3)}<div class="posts-widget"><p>No posts</p></div>${prose(2, 3)}
+      <section><h3>Reviews</h3><p>No Reviews Yet</p><p>Be the first to review this item!</p></section>
+      <p>No comments yet from the harbour master, who was travelling.</p><p>The survey found <b>no results</b> of note.</p>
+      <blockquote><p>The wall will hold.</p><div class="expand">Click to expand...</div></blockquote><p>Show more +</p>
+      <p>You need to be a member in order to leave a comment</p><p>Log in to reply</p>
+      <div class="post-actions"><span>6 Likes</span></div><p>1,204 views</p><p>9 Comments</p>${prose(1, 5)}`);
+    expect(text).not.toMatch(/No posts|No Reviews Yet|Be the first|Click to expand|Show more|a member|Log in|Likes|\d views/);
+    expect(text).toMatch(/^9 Comments$/m);
+    expect(text).toContain('No comments yet from the harbour master');
+    expect(text).toContain('The survey found no results of note.');
+  });
+
   it('keeps a code block’s words that read like a page’s buttons: Pygments’ span around print is code', () => {
     // Flask's quickstart (WCXB 0662) printed "(url_for('index'))": the span around `print` went as a Print button.
     const { text } = extract(`${prose(3)}<pre><code><span class="k">with</span> app.test_request_context():

@@ -3,11 +3,19 @@ import { normalisedText, words } from './text-measure.ts';
 import { closestNamed, elementsNamed, firstNamed, tagSet } from './elements.ts';
 
 /**
- * Lines that are the page talking about itself rather than the article: ad slots and loaders, notices that a widget
- * needs JavaScript, "Posted …/Updated …" datelines, filing and reading-time notes, cookie and copyright notices,
- * and the promotional sign-off (follow us, subscribe, get the app) that closes many articles.
+ * Lines that are the page talking about itself rather than the article: ad slots and loaders, the labels of toggles
+ * ("Show more", "Click to expand…"), a post's counters ("6 Likes", "2 replies"; not "9 Comments", a link to them),
+ * notices that a widget needs JavaScript, "Posted …/Updated …" datelines, filing and reading-time notes, cookie and
+ * copyright notices, a widget's empty state, and the promotional sign-off (follow us, subscribe, get the app) that
+ * closes many articles.
  */
-const NOTICE = /^(?:advert(?:isement)?s?|ads?|sponsored(?: content)?|continue reading(?: below)?|skip to (?:main )?content|loading(?: content)?(?:\s*\.\.\.|…)?|(?:this (?:[\w-]+ ){0,2}(?:requires|needs) javascript|(?:please )?(?:enable|turn on) javascript(?: to [\w ]{1,40})?|javascript (?:is )?(?:required|disabled))\.?|comments?|share(?: this)?(?: article| story)?|print|e-?mail|tweet|breaking news|read more|close|caption|image \d+ of \d+|reklame|anzeige|werbung|publicité|publicidade|publicidad|pubblicità|iklan)$/i;
+const NOTICE = /^(?:advert(?:isement)?s?|ads?|sponsored(?: content)?|continue reading(?: below)?|skip to (?:main )?content|loading(?: content)?(?:\s*\.\.\.|…)?|(?:this (?:[\w-]+ ){0,2}(?:requires|needs) javascript|(?:please )?(?:enable|turn on) javascript(?: to [\w ]{1,40})?|javascript (?:is )?(?:required|disabled))\.?|comments?|share(?: this)?(?: article| story)?|print|e-?mail|tweet|breaking news|read more|close|(?:(?:show|see|view) (?:more|less)|read less|click to (?:expand|shrink)|(?:expand|collapse)(?: all)?)\s*(?:[+–-]|\.\.\.|…)?|caption|image \d+ of \d+|\d[\d,.]*\s?[km]? (?:likes?|repl(?:y|ies)|views?|votes?|upvotes?|reactions?)|reklame|anzeige|werbung|publicité|publicidade|publicidad|pubblicità|iklan)$/i;
+
+/**
+ * What a widget says when it has nothing to show ("No posts", "No Reviews Yet", "Be the first to comment"): the
+ * empty state of a list of other posts, of reviews or of comments that the page's scripts fill in.
+ */
+const EMPTY_STATE = /^(?:no (?:posts|comments|results|items|reviews|products|articles|entries)(?: found| yet)?(?: here)?|nothing (?:found|here)|there are no (?:comments|reviews)(?: yet)?|be the first to (?:comment|review)(?: (?:this|on this) (?:item|product|article|post|story))?)[.!]?$/i;
 
 /** Short notes about the article or the site, recognised by how they begin or what they are about. */
 const NOTES: [RegExp, number][] = [
@@ -17,6 +25,8 @@ const NOTES: [RegExp, number][] = [
   [/^(?:copyright|©|\(c\))\s*(?:@\s*)?(?:©\s*)?(?:19|20)\d{2}\b|\ball rights reserved\b/i, 40],
   [/(?:reading time|tempo de leitura|lesezeit|temps de lecture|tiempo de lectura)\s*[:：]|^\d+\s*min(?:ute)?s? read$/i, 10],
   [/\b(?:we|this (?:web)?site) uses? cookies\b/i, 60],
+  // A thread's or a comment section's prompt to readers who are not signed in.
+  [/^(?:you (?:must|need to) (?:be (?:a member|logged in|signed in)|log ?in|sign ?in|register)|(?:please )?(?:log ?in|sign ?in|register|create an account)(?: or (?:sign ?in|register|sign ?up|log ?in))? to (?:comment|reply|post|answer|vote))\b/i, 15],
 ];
 
 /** "Posted/Updated/Published …" followed by a date. */
@@ -29,6 +39,7 @@ const SIGN_OFF_SPAN = 4;
 const LINE_BLOCKS = tagSet('p', 'div', 'span', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'strong', 'em', 'b');
 const MEDIA = tagSet('img', 'picture', 'video', 'iframe');
 const P = tagSet('p');
+const INLINE = tagSet('span', 'strong', 'em', 'b');
 /** Code says "print", "close" and "email" as words of its own: a highlighter's span around one is not a button. */
 const CODE = tagSet('pre', 'code');
 
@@ -39,11 +50,16 @@ export function removeNotices(root: Element): void {
     if (text === '' || text.length > 300) continue;
     const n = words(text);
     const isStamp = STAMP_PREFIX.test(text) && isDateline(text, n);
-    if (NOTICE.test(text) || isStamp || NOTES.some(([pattern, max]) => n <= max && pattern.test(text))) {
+    if (NOTICE.test(text) || (EMPTY_STATE.test(text) && standsAlone(block, text)) || isStamp || NOTES.some(([pattern, max]) => n <= max && pattern.test(text))) {
       if (!firstNamed(block, MEDIA) && !closestNamed(block, CODE)) block.remove();
     }
   }
   removeSignOff(root);
+}
+
+/** Whether a block is a line of its own: not words emphasised inside a sentence ("there were <b>no results</b> for…"). */
+function standsAlone(block: Element, text: string): boolean {
+  return !INLINE.has(block.localName) || (block.parentElement !== null && normalisedText(block.parentElement) === text);
 }
 
 /** The last few paragraphs, from the end backwards, while they are short promotional lines. */
