@@ -27,11 +27,10 @@ function ownText(element: Element): string {
 export function removeTablesOfContents(root: Element): void {
   const base = baseAddress(root.ownerDocument);
   const page = pageOf(base);
+  // An anchor, alone or after this page's own address (`pageOf` reads an address without its fragment).
   const leadsIntoPage = (a: Element) => {
     const href = a.getAttribute('href') ?? '';
-    if (href.startsWith('#')) return true;
-    const hash = href.indexOf('#');
-    return hash > 0 && page !== null && pageOf(href.slice(0, hash), base) === page;
+    return href.startsWith('#') || (href.includes('#') && page !== null && pageOf(href, base) === page);
   };
   // Each element's own text is read, not its whole subtree's: a page's thousands of blocks are not each walked again.
   for (const label of descendants(root)) {
@@ -39,11 +38,11 @@ export function removeTablesOfContents(root: Element): void {
     const text = ownText(label);
     if (text === '' || text.length > MAX_LABEL_LENGTH || !CONTENTS_LABEL.test(text)) continue;
     if (!root.contains(label) || closestNamed(label, LI)) continue;
-    // The smallest block the label is the whole text of (a toggle's button inside its heading).
+    if (label.firstElementChild !== null && normalisedText(label) !== text) continue;
+    // The outermost block the label is the whole text of (a toggle's button inside its heading), read by structure,
+    // not by text (nor by `childElementCount`, which jsdom counts child by child): a parent's whole text, read for
+    // each of thousands of labels, would be slow.
     let line = label;
-    if (line.firstElementChild !== null && normalisedText(line) !== text) continue;
-    // Read by structure, not by text (nor by `childElementCount`, which jsdom counts child by child): a parent's whole
-    // text, read for each of thousands of labels, would be slow.
     for (let parent = line.parentElement; parent && parent !== root && parent.firstElementChild === parent.lastElementChild && ownText(parent) === ''; parent = parent.parentElement) line = parent;
     const list = line.nextElementSibling;
     if (list) {
