@@ -165,6 +165,26 @@ describe('extractArticle: pages that are not one article', () => {
     expect(article.contentHtml).toContain('<li');
   });
 
+  it("keeps a category's index of its subcategories and its pages, lists of links under letters", () => {
+    // A wiki's category page: its columns are lists of links to the site's own pages, which inside an article would
+    // be a rail of related stories; here they are all there is, in two sections, so no one run of them is the page.
+    const names = ['Ada', 'ALGOL', 'APL', 'BASIC', 'BCPL', 'C', 'COBOL', 'Curry', 'Dart', 'Eiffel', 'Elixir', 'Erlang',
+      'Forth', 'Fortran', 'Go', 'Haskell', 'Icon', 'J', 'Java', 'Julia', 'Kotlin', 'Lisp', 'Logo', 'Lua'];
+    const subcategories = ['Array languages', 'Assembly languages', 'Class-based languages', 'Concurrent languages',
+      'Data-centric languages', 'Dynamic languages', 'Educational languages', 'Esoteric languages', 'Functional languages',
+      'Graphics languages', 'Hardware description languages', 'Logic languages', 'Macro languages', 'Markup languages',
+      'Multi-paradigm languages', 'Query languages', 'Scripting languages', 'Statically typed languages'];
+    const columns = (entries: string[], suffix: string) => [...new Set(entries.map((n) => n[0]!))].map((letter) => `<div class="group">
+      <h3>${letter}</h3><ul>${entries.filter((n) => n.startsWith(letter)).map((n) => `<li><a href="/wiki/${n}">${n}${suffix}</a></li>`).join('')}</ul></div>`).join('\n');
+    const html = frame(`<main><h1>Category: Programming languages</h1>
+      <h2>Subcategories</h2><p>This category has the following 18 subcategories.</p><div class="columns">${columns(subcategories, '')}</div>
+      <h2>Pages in category</h2><p>The following 24 pages are in this category.</p><div class="columns">${columns(names, ' (programming language)')}</div>
+      </main>`, 'Category: Programming languages');
+    const article = extractArticle(html, { url: URL });
+    for (const name of names) expect(article.text).toContain(`${name} (programming language)`);
+    for (const name of subcategories) expect(article.text).toContain(name);
+  });
+
   it('reads a thread that a page serves to readers without JavaScript inside <noscript>', () => {
     const thread = REPLIES.map((text) => `<div class="crawler-post"><p>${text}</p></div>`).join('');
     const html = frame(`<div id="app"></div><noscript><div id="main-outlet"><h1>Pump will not prime</h1>${thread}</div></noscript>`);

@@ -30,28 +30,53 @@ const LINKS_AND_MEDIA = tagSet('a', 'img', 'picture', 'video', 'iframe');
 const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 
 /**
+ * Beyond this share of the content's words, what reads as lists and lines of links to the site's own pages is the
+ * content: a category's index of its pages, a site's list of its news. A story's "More on this" stays well under it;
+ * a short story under a long rail of headlines comes near (two thirds of its words), which is why the bar is high.
+ */
+export const LINKS_ARE_CONTENT_SHARE = 0.8;
+
+/**
  * `entries`, the page's run of like blocks when it sits inside `root` (a grid of products, a list of stories), keeps
  * its entries' titles: a heading that links to its entry is that entry's name, not a line of links to other stories.
+ * Nothing goes when what would go is most of the content (LINKS_ARE_CONTENT_SHARE).
  */
 export function removeRelatedLinks(root: Element, entries?: Element): void {
-  const isEntryTitle = (element: Element) => entries !== undefined && entries.contains(element) && holdsLinkedHeading(element);
-  const site = new Site(baseAddress(root.ownerDocument));
-  const isListOfLinks = (list: Element) => isLinkList(list) && site.linksAreInternal(list);
-  const isLineOfLinks = (block: Element) => isLinkLine(block) && site.linksAreInternal(block);
-  const isPrefixedLink = (block: Element) => isPrefixedLine(block) && site.linksAreInternal(block);
-  for (const list of elementsNamed(root, LISTS)) {
-    if (!root.contains(list) || (list.parentElement && closestNamed(list.parentElement, LI))) continue;
-    if (isListOfLinks(list) && !isEntryTitle(list)) removeWithLabel(list);
-  }
-  for (const block of elementsNamed(root, BLOCKS_OF_LINKS)) {
-    if (!root.contains(block) || closestNamed(block, LI_TABLE_BLOCKQUOTE)) continue;
-    if (hasBlockChildren(block)) continue;
-    // Asked last, of what would go: it walks the block's links.
-    if (isLineOfLinks(block) || isPrefixedLink(block)) {
-      if (!isEntryTitle(block)) removeWithLabel(block);
-    } else if (isLinesOfLinks(block) && site.linksAreInternal(block) && !isEntryTitle(block)) removeWithLabel(block, true);
+  const going = relatedLinksOf(root, entries);
+  let linked = 0;
+  for (const { element } of going) linked += words(element);
+  if (linked <= words(root) * LINKS_ARE_CONTENT_SHARE) {
+    for (const { element, asList } of going) if (root.contains(element)) removeWithLabel(element, asList);
   }
   removeInlineCards(root);
+}
+
+/** The lists and lines of links to the site's own pages under `root`, none inside another, with how each is read. */
+function relatedLinksOf(root: Element, entries: Element | undefined): Array<{ element: Element; asList: boolean }> {
+  const isEntryTitle = (element: Element) => entries !== undefined && entries.contains(element) && holdsLinkedHeading(element);
+  const site = new Site(baseAddress(root.ownerDocument));
+  const found: Array<{ element: Element; asList: boolean }> = [];
+  const chosen = new Set<Element>();
+  const isInside = (element: Element) => {
+    for (let at: Element | null = element; at && at !== root; at = at.parentElement) if (chosen.has(at)) return true;
+    return false;
+  };
+  const add = (element: Element, asList: boolean) => {
+    found.push({ element, asList });
+    chosen.add(element);
+  };
+  for (const list of elementsNamed(root, LISTS)) {
+    if (list.parentElement && closestNamed(list.parentElement, LI)) continue;
+    if (isLinkList(list) && site.linksAreInternal(list) && !isEntryTitle(list)) add(list, false);
+  }
+  for (const block of elementsNamed(root, BLOCKS_OF_LINKS)) {
+    if (closestNamed(block, LI_TABLE_BLOCKQUOTE) || hasBlockChildren(block) || isInside(block)) continue;
+    // Asked last, of what would go: it walks the block's links.
+    if ((isLinkLine(block) || isPrefixedLine(block)) && site.linksAreInternal(block)) {
+      if (!isEntryTitle(block)) add(block, false);
+    } else if (isLinesOfLinks(block) && site.linksAreInternal(block) && !isEntryTitle(block)) add(block, true);
+  }
+  return found;
 }
 
 function isLinkList(list: Element): boolean {

@@ -72,3 +72,21 @@ describe('the titles of a run of entries inside the content', () => {
     expect(text).not.toContain('Ferry timetable');
   });
 });
+
+describe('links that are the content', () => {
+  const index = (n: number) => Array.from({ length: n }, (_, i) =>
+    `<li><a href="/wiki/Language_${i}">Programming language number ${i}</a></li>`).join('');
+
+  it('keeps a category’s lists of its pages when they are most of what the content holds', () => {
+    const text = cleaned(`<p>Pages in this category.</p><h3>A</h3><ul>${index(12)}</ul><h3>B</h3><ul>${index(12)}</ul>`);
+    expect(text).toContain('Programming language number 11');
+    expect(text).toContain('Pages in this category.');
+  });
+
+  it('still removes a rail of headlines under a story that is a third of the content', () => {
+    const story = STORY.repeat(2);
+    const text = cleaned(`${story}<h3>Most read</h3><ul>${index(6)}</ul>`);
+    expect(text).not.toContain('Programming language');
+    expect(text).toContain('old sea wall');
+  });
+});
