@@ -131,19 +131,30 @@ describe('extractArticle: pages that are not one article', () => {
     expect(text).toContain('a liquid-fuel stove keeps working in the cold');
   });
 
-  it("leaves out a cookie-consent modal that outweighs a listing's short headlines", () => {
-    const headlines = ['Left-handed people are more competitive', 'Sleep apnea often goes undetected', 'A galaxy made of dark matter',
-      'The fight over climate rules begins', 'Why octopuses dream', 'A new map of the ocean floor'];
+  const headlines = ['Left-handed people are more competitive', 'Sleep apnea often goes undetected', 'A galaxy made of dark matter',
+    'The fight over climate rules begins', 'Why octopuses dream', 'A new map of the ocean floor'];
+  /** A section's short headlines beside a cookie-consent panel of more words, the panel's element opened by `opening`. */
+  const withConsentPanel = (opening: string) => {
     const items = headlines.map((h, i) => `<div class="summary-item"><h3>${h}</h3>
       <p>What the study found, and why it matters. <a href="/story/${i}">Read the story</a></p></div>`).join('');
     const purposes = ['Targeted advertising', 'Performance cookies', 'Audience measurement', 'Personalised content']
       .map((p) => `<h3>${p}</h3><p>We and our partners store and access information on your device and process personal data,
         such as browsing data and device identifiers, for ${p.toLowerCase()}, measurement and services development.</p>`).join('');
-    const modal = `<div id="consent" role="alertdialog" aria-modal="true"><h2>We care about your privacy</h2>${prose(2)}${purposes}</div>`;
+    const modal = `${opening}<div class="panel-body"><h2>We care about your privacy</h2>${prose(2)}${purposes}</div></div>`;
     // The site's menu: the modal is a minority of the page's text, as on a real section page.
     const menu = `<nav class="mega-menu"><ul>${Array.from({ length: 80 }, (_, i) => `<li><a href="/s/${i}">Section number ${i}</a></li>`).join('')}</ul></nav>`;
-    const html = frame(`${menu}<main><h1>Science</h1><div class="river">${items}</div></main>${modal}`, 'Science');
-    const { text } = extractArticle(html, { url: URL });
+    return frame(`${menu}<main><h1>Science</h1><div class="river">${items}</div></main>${modal}`, 'Science');
+  };
+
+  it("leaves out a cookie-consent modal that outweighs a listing's short headlines", () => {
+    const { text } = extractArticle(withConsentPanel('<div id="privacy" role="alertdialog" aria-modal="true">'), { url: URL });
+    for (const headline of headlines) expect(text).toContain(headline);
+    expect(text).not.toMatch(/care about your privacy|our partners store|Audience measurement/);
+  });
+
+  it('leaves out a consent panel known by its name alone, which Readability would choose inside', () => {
+    // No ARIA: the panel's name is on the overlay around the text Readability keeps, out of the furniture rules' sight.
+    const { text } = extractArticle(withConsentPanel('<div class="modal_ modal-full-sm modal_cookie-consent">'), { url: URL });
     for (const headline of headlines) expect(text).toContain(headline);
     expect(text).not.toMatch(/care about your privacy|our partners store|Audience measurement/);
   });

@@ -61,16 +61,29 @@ export function prepareForReadability(document: Document): Prepared {
 /**
  * A modal dialog (`aria-modal="true"`: a cookie-consent panel, a sign-in or newsletter overlay) sits above the page
  * and is not its content; its many words, left in, win Readability's choice on a page of short texts (a category's
- * headlines, a product's specifications) and outweigh the furniture rules' guard afterwards. A modal holding most of
- * the page's text is the page shown in an overlay (a post opened from a feed): it stays.
+ * headlines, a product's specifications) and outweigh the furniture rules' guard afterwards. A consent panel is such
+ * an overlay whether or not it says so to assistive technology: one named for it (class or id words `consent`,
+ * `gdpr`) goes the same way, since Readability may choose inside it, where the furniture rules, which read the
+ * content chosen, never see the name. A modal holding most of the page's text is the page shown in an overlay (a post
+ * opened from a feed): it stays.
  */
 function removeModals(body: Element, elements: Element[]): void {
   let total: number | null = null;
   for (const element of elements) {
-    if (element.getAttribute('aria-modal')?.trim().toLowerCase() !== 'true' || !body.contains(element)) continue;
+    if (!isModal(element) || !body.contains(element)) continue;
     total ??= textLength(body);
     if (textLength(element) <= total * MAX_MODAL_SHARE) element.remove();
   }
+}
+
+const CONSENT_WORDS = new Set(['consent', 'gdpr']);
+/** The raw names that may hold a consent word: most elements are spared splitting their names into words. */
+const MAYBE_CONSENT = /consent|gdpr/i;
+
+function isModal(element: Element): boolean {
+  if (element.getAttribute('aria-modal')?.trim().toLowerCase() === 'true') return true;
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  return MAYBE_CONSENT.test(names) && classWords(element).some((word) => CONSENT_WORDS.has(word));
 }
 
 const MAX_MODAL_SHARE = 0.5;
