@@ -142,8 +142,8 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const keptWords = content ? countWords(text) : 0;
   if (keptWords <= FRAGMENT_WORDS) {
     // Little or nothing kept: the page's body, without its frame (navigation, header, footer, hidden and interactive
-    // elements), stands in when nothing was kept or when it holds several times what was (`bodyIsBetter`). Only a
-    // page where nothing is left is refused.
+    // elements), stands in when nothing was kept or when it holds several times what was (`bodyIsBetter`; not for a
+    // product's short description). Only a page where nothing is left is refused.
     const fresh = freshDocument(parse, stash, segmentPlaces, product);
     const body = fresh.body;
     if (body) {
@@ -151,7 +151,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
       const candidate = regionContent(body, bodyPage);
       cleanArticle(candidate, bodyPage);
       const candidateText = nodeToText(candidate);
-      if (!content || bodyIsBetter(keptWords, countWords(candidateText))) {
+      if (!content || bodyIsBetter(keptWords, countWords(candidateText), product)) {
         content = candidate;
         text = candidateText;
       }

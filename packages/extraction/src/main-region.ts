@@ -97,11 +97,13 @@ export function regionIsBetter(chosenText: string, regionText: string, ratio = R
  * of the page — at most FRAGMENT_WORDS words — and the body holds BODY_RATIO times as many, the extraction latched
  * onto one block of a page whose content is spread out (a category page's grid beside its introduction, a service
  * page of short sections, a thread whose posts are not alike): the body is the better answer. Past FRAGMENT_WORDS,
- * what was kept is a piece of reading of its own, and the body's extra words are mostly its surroundings.
+ * what was kept is a piece of reading of its own, and the body's extra words are mostly its surroundings. So they
+ * are on a page that states it offers one product (`oneProduct`): its description is often short, and what the body
+ * adds is the shop around it — other products, menus, policies.
  */
-export function bodyIsBetter(keptWords: number, bodyWords: number): boolean {
+export function bodyIsBetter(keptWords: number, bodyWords: number, oneProduct = false): boolean {
   if (keptWords === 0) return true;
-  return keptWords <= FRAGMENT_WORDS && bodyWords >= keptWords * BODY_RATIO;
+  return !oneProduct && keptWords <= FRAGMENT_WORDS && bodyWords >= keptWords * BODY_RATIO;
 }
 
 export const FRAGMENT_WORDS = 200;

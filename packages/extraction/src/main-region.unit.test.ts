@@ -41,4 +41,10 @@ describe('bodyIsBetter: when the page’s body without its frame replaces what w
   it('leaves what was kept alone once it is more than a fragment, however much the body holds', () => {
     expect(bodyIsBetter(FRAGMENT_WORDS + 1, 100 * FRAGMENT_WORDS)).toBe(false);
   });
+
+  it('leaves a short description alone on a page that states it offers one product, and stands in for nothing there too', () => {
+    expect(bodyIsBetter(99, 1895, true)).toBe(false);
+    expect(bodyIsBetter(99, 1895)).toBe(true);
+    expect(bodyIsBetter(0, 1895, true)).toBe(true);
+  });
 });
