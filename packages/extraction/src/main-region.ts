@@ -237,7 +237,7 @@ export function statesOneProduct(stated: PageStatements): boolean {
       if (PRODUCT_LIST_TYPES.test(json)) return false;
       continue;
     }
-    if (listsHere(value, stated.address)) return false;
+    if (listsHere(value, stated.address, pageOf(stated.address))) return false;
     productNames(value, names);
   }
   if (names.size > 0) return names.size === 1;
@@ -246,18 +246,19 @@ export function statesOneProduct(stated: PageStatements): boolean {
 
 /**
  * Whether a JSON-LD value states a list of products on this page: a list whose `url` names another page (the shop's
- * catalogue, stated on every page of the site beside its organisation) does not say this page lists them.
+ * catalogue, stated on every page of the site beside its organisation) does not say this page lists them. `page`: the
+ * page `address` names (`pageOf`), read once.
  */
-function listsHere(value: unknown, address: string): boolean {
-  if (Array.isArray(value)) return value.some((item) => listsHere(item, address));
+function listsHere(value: unknown, address: string, page: string | null): boolean {
+  if (Array.isArray(value)) return value.some((item) => listsHere(item, address, page));
   if (value === null || typeof value !== 'object') return false;
   const node = value as Record<string, unknown>;
   const types = [node['@type']].flat();
   if (types.some((type) => typeof type === 'string' && PRODUCT_LIST_TYPE_NAMES.includes(type))) {
     const url = typeof node.url === 'string' ? node.url : typeof node['@id'] === 'string' ? node['@id'] : null;
-    if (url === null || pageOf(url, address) === pageOf(address)) return true;
+    if (url === null || pageOf(url, address) === page) return true;
   }
-  return Object.values(node).some((child) => listsHere(child, address));
+  return Object.values(node).some((child) => listsHere(child, address, page));
 }
 
 /** The names of the outermost products (Product, ProductGroup) in a JSON-LD value. */

@@ -44,37 +44,35 @@ export const LINKS_ARE_CONTENT_SHARE = 0.8;
 export function removeRelatedLinks(root: Element, entries?: Element): void {
   const going = relatedLinksOf(root, entries);
   let linked = 0;
-  for (const { element } of going) linked += words(element);
+  for (const element of going.keys()) linked += words(element);
   if (linked <= words(root) * LINKS_ARE_CONTENT_SHARE) {
-    for (const { element, asList } of going) if (root.contains(element)) removeWithLabel(element, asList);
+    for (const [element, asList] of going) if (root.contains(element)) removeWithLabel(element, asList);
   }
   removeInlineCards(root);
 }
 
-/** The lists and lines of links to the site's own pages under `root`, none inside another, with how each is read. */
-function relatedLinksOf(root: Element, entries: Element | undefined): Array<{ element: Element; asList: boolean }> {
+/**
+ * The lists and lines of links to the site's own pages under `root`, none inside another, in document order, each
+ * with whether it goes as a list (`removeWithLabel`).
+ */
+function relatedLinksOf(root: Element, entries: Element | undefined): Map<Element, boolean> {
   const isEntryTitle = (element: Element) => entries !== undefined && entries.contains(element) && holdsLinkedHeading(element);
   const site = new Site(baseAddress(root.ownerDocument));
-  const found: Array<{ element: Element; asList: boolean }> = [];
-  const chosen = new Set<Element>();
+  const found = new Map<Element, boolean>();
   const isInside = (element: Element) => {
-    for (let at: Element | null = element; at && at !== root; at = at.parentElement) if (chosen.has(at)) return true;
+    for (let at: Element | null = element; at && at !== root; at = at.parentElement) if (found.has(at)) return true;
     return false;
-  };
-  const add = (element: Element, asList: boolean) => {
-    found.push({ element, asList });
-    chosen.add(element);
   };
   for (const list of elementsNamed(root, LISTS)) {
     if (list.parentElement && closestNamed(list.parentElement, LI)) continue;
-    if (isLinkList(list) && site.linksAreInternal(list) && !isEntryTitle(list)) add(list, false);
+    if (isLinkList(list) && site.linksAreInternal(list) && !isEntryTitle(list)) found.set(list, false);
   }
   for (const block of elementsNamed(root, BLOCKS_OF_LINKS)) {
     if (closestNamed(block, LI_TABLE_BLOCKQUOTE) || hasBlockChildren(block) || isInside(block)) continue;
     // Asked last, of what would go: it walks the block's links.
     if ((isLinkLine(block) || isPrefixedLine(block)) && site.linksAreInternal(block)) {
-      if (!isEntryTitle(block)) add(block, false);
-    } else if (isLinesOfLinks(block) && site.linksAreInternal(block) && !isEntryTitle(block)) add(block, true);
+      if (!isEntryTitle(block)) found.set(block, false);
+    } else if (isLinesOfLinks(block) && site.linksAreInternal(block) && !isEntryTitle(block)) found.set(block, true);
   }
   return found;
 }
