@@ -11,7 +11,7 @@ import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
 import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import {
-  ARTICLE_KEPT_WORDS, bodyIsBetter, FRAGMENT_WORDS, mainRegionOf, openGraphArticle, pageStatements, REGION_RATIO, regionContent,
+  ARTICLE_KEPT_WORDS, bodyIsBetter, bodyMayBeBetter, mainRegionOf, openGraphArticle, pageStatements, REGION_RATIO, regionContent,
   regionIsBetter, statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
@@ -140,7 +140,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     }
   }
   const keptWords = content ? countWords(text) : 0;
-  if (keptWords <= FRAGMENT_WORDS) {
+  if (bodyMayBeBetter(keptWords, product)) {
     // Little or nothing kept: the page's body, without its frame (navigation, header, footer, hidden and interactive
     // elements), stands in when nothing was kept or when it holds several times what was (`bodyIsBetter`; not for a
     // product's short description). Only a page where nothing is left is refused.

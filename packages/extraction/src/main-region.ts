@@ -103,7 +103,12 @@ export function regionIsBetter(chosenText: string, regionText: string, ratio = R
  */
 export function bodyIsBetter(keptWords: number, bodyWords: number, oneProduct = false): boolean {
   if (keptWords === 0) return true;
-  return !oneProduct && keptWords <= FRAGMENT_WORDS && bodyWords >= keptWords * BODY_RATIO;
+  return bodyMayBeBetter(keptWords, oneProduct) && bodyWords >= keptWords * BODY_RATIO;
+}
+
+/** Whether the body may stand in at all (`bodyIsBetter`), asked before the page is parsed again to read it. */
+export function bodyMayBeBetter(keptWords: number, oneProduct: boolean): boolean {
+  return keptWords === 0 || (!oneProduct && keptWords <= FRAGMENT_WORDS);
 }
 
 export const FRAGMENT_WORDS = 200;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_RATIO, bodyIsBetter, FRAGMENT_WORDS, REGION_WHOLE_RATIO, regionIsBetter } from './main-region.ts';
+import { BODY_RATIO, bodyIsBetter, bodyMayBeBetter, FRAGMENT_WORDS, REGION_WHOLE_RATIO, regionIsBetter } from './main-region.ts';
 
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ');
 
@@ -46,5 +46,12 @@ describe('bodyIsBetter: when the page’s body without its frame replaces what w
     expect(bodyIsBetter(99, 1895, true)).toBe(false);
     expect(bodyIsBetter(99, 1895)).toBe(true);
     expect(bodyIsBetter(0, 1895, true)).toBe(true);
+  });
+
+  it('is looked at only where it may stand in, so a product page with a description is not parsed again for it', () => {
+    expect(bodyMayBeBetter(99, true)).toBe(false);
+    expect(bodyMayBeBetter(0, true)).toBe(true);
+    expect(bodyMayBeBetter(FRAGMENT_WORDS, false)).toBe(true);
+    expect(bodyMayBeBetter(FRAGMENT_WORDS + 1, false)).toBe(false);
   });
 });
