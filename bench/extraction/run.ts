@@ -26,12 +26,11 @@
 //        BENCH_SHOW=<id prefix>: that page's text, docs left alone;
 //        BENCH_LARGE_BLOCKS=2000: blocks of the smaller large built page (large-pages.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Readability } from '@mozilla/readability';
-import { JSDOM, VirtualConsole } from 'jsdom';
-import { extractArticle, htmlToText, NoArticleError } from '@folio/extraction';
 import { type BenchPage, loadPages } from './dataset.ts';
 import { DEFAULT_FOLDS, foldOf } from './folds.ts';
 import { measureGrowth } from './large-pages.ts';
+import { extractArticle } from '@folio/extraction';
+import { folioRun as folio, nextTurn, readabilityRun as baseline, type Run } from './runs.ts';
 import { type PageScore, scorePage, summarise } from './metric.ts';
 import { KINDS, loadWcxb, scoreWcxb, summariseWcxb, type WcxbPage, type WcxbScore, type WcxbSummary } from './wcxb.ts';
 import { runStamp, writeSection } from '../docs-section.ts';
@@ -47,43 +46,6 @@ const WORST = process.env.BENCH_WORST;
 const SAMPLE = Math.max(1, Number(process.env.BENCH_SAMPLE ?? 1));
 /** Blocks of the smaller large built page (large-pages.ts); the larger has twice as many. */
 const LARGE_BLOCKS = Math.max(100, Number(process.env.BENCH_LARGE_BLOCKS ?? 2000));
-
-interface Run {
-  text: string;
-  /** The text output as Folio prints it: title line, blank line, body. */
-  titled: string;
-  error: string | null;
-}
-
-function baseline(page: { html: string; url: string | null }): Run {
-  try {
-    // A silent console, as in Folio: only the work is measured, not jsdom's printing of CSS errors.
-    const dom = new JSDOM(page.html, { url: page.url ?? undefined, virtualConsole: new VirtualConsole() });
-    const text = new Readability(dom.window.document).parse()?.textContent ?? '';
-    return { text, titled: text, error: null };
-  } catch (error) {
-    return { text: '', titled: '', error: String(error).slice(0, 80) };
-  }
-}
-
-function folio(page: { html: string; url: string | null }): Run {
-  try {
-    const article = extractArticle(page.html, { url: page.url });
-    const body = htmlToText(article.contentHtml);
-    return { text: body, titled: article.title ? `${article.title}\n\n${body}` : body, error: null };
-  } catch (error) {
-    return { text: '', titled: '', error: error instanceof NoArticleError ? 'no article' : String(error).slice(0, 80) };
-  }
-}
-
-/**
- * Lets the event loop turn between pages, as it does between a renderer's jobs. jsdom keeps its live ranges and
- * iterators in a set of WeakRefs, and a WeakRef read keeps its target alive until the synchronous run ends: a loop
- * over every page without a turn kept every document it parsed (measured: 1.5 GB of heap after 600 WCXB pages,
- * forced GC included, against a steady 130–160 MB with a turn), ran out of the default heap, and timed pages
- * late in the run under the collector's work on that heap.
- */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function timed<P>(fn: (page: P) => Run, page: P): [Run, number] {
   const start = performance.now();
