@@ -5,7 +5,7 @@
 // alone as npm run bench:<name>.
 import { spawnSync } from 'node:child_process';
 
-const BENCHMARKS = ['pipeline', 'start', 'render', 'end-to-end', 'pdf-service', 'backlog', 'http', 'webhooks', 'extraction', 'replay', 'kafka-clients', 'tracing', 'scale'];
+const BENCHMARKS = ['pipeline', 'start', 'render', 'end-to-end', 'pdf-service', 'backlog', 'http', 'webhooks', 'extraction', 'extraction-reference', 'replay', 'kafka-clients', 'tracing', 'scale'];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean);
 const unknown = only?.filter((name) => !BENCHMARKS.includes(name)) ?? [];
