@@ -57,7 +57,8 @@ export function removeRelatedLinks(root: Element, entries?: Element): void {
  */
 function relatedLinksOf(root: Element, entries: Element | undefined): Map<Element, boolean> {
   const isEntryTitle = (element: Element) => entries !== undefined && entries.contains(element) && holdsLinkedHeading(element);
-  const site = new Site(baseAddress(root.ownerDocument));
+  const page = baseAddress(root.ownerDocument);
+  const site = new Site(page);
   const found = new Map<Element, boolean>();
   const isInside = (element: Element) => {
     for (let at: Element | null = element; at && at !== root; at = at.parentElement) if (found.has(at)) return true;
@@ -69,6 +70,7 @@ function relatedLinksOf(root: Element, entries: Element | undefined): Map<Elemen
   }
   for (const block of elementsNamed(root, BLOCKS_OF_LINKS)) {
     if (closestNamed(block, LI_TABLE_BLOCKQUOTE) || hasBlockChildren(block) || isInside(block)) continue;
+    if (isSectionHeading(block, page) || isDefinedTerm(block)) continue;
     // Asked last, of what would go: it walks the block's links.
     if ((isLinkLine(block) || isPrefixedLine(block)) && site.linksAreInternal(block)) {
       if (!isEntryTitle(block)) found.set(block, false);
@@ -76,6 +78,47 @@ function relatedLinksOf(root: Element, entries: Element | undefined): Map<Elemen
   }
   return found;
 }
+
+/**
+ * A heading whose links all lead to a place in the page itself — its own section, by the permalink a documentation
+ * generator puts around or beside its text (`<h2 id="examples"><a href="#examples">Examples</a></h2>`) — names the
+ * section below it; it links nowhere else.
+ */
+function isSectionHeading(block: Element, page: string): boolean {
+  if (!HEADINGS.has(block.localName)) return false;
+  const links = elementsNamed(block, A);
+  return links.length > 0 && links.every((a) => leadsIntoPage(a.getAttribute('href') ?? '', page));
+}
+
+/** Whether an address is a place in the page itself: a bare fragment, or the page's own address with one. */
+function leadsIntoPage(href: string, page: string): boolean {
+  const trimmed = href.trim();
+  if (trimmed.startsWith('#')) return true;
+  try {
+    const target = new URL(trimmed, page);
+    const here = new URL(page);
+    return target.hash !== '' && target.origin === here.origin && target.pathname === here.pathname && target.search === here.search;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A term of a definition list followed by its definition (an API reference's `<dt><a>WebSocket.send()</a></dt>` and
+ * what the method does) is the name of what the definition describes, linked to its own page as an entry's title
+ * is: not a line of links to other stories.
+ */
+function isDefinedTerm(block: Element): boolean {
+  if (block.localName !== 'dt') return false;
+  // Several terms may share a definition; the walk is bounded, so that a list of thousands of terms without one is
+  // not walked again from each of them.
+  let next = block.nextElementSibling;
+  for (let terms = 0; next && next.localName === 'dt' && terms < MAX_SHARED_TERMS; terms++) next = next.nextElementSibling;
+  return next !== null && next.localName === 'dd' && words(next) > 0;
+}
+
+/** Terms in a row that one definition may follow, at most. */
+const MAX_SHARED_TERMS = 8;
 
 function isLinkList(list: Element): boolean {
   const items = childElements(list).filter((c) => c.localName === 'li');

@@ -90,3 +90,24 @@ describe('links that are the content', () => {
     expect(text).toContain('old sea wall');
   });
 });
+
+describe('links that name what follows them', () => {
+  it('keeps a heading whose link is its own section’s permalink, and still removes a heading linking to another story', () => {
+    const text = cleaned(`<h2 id="examples"><a href="#examples">Examples</a></h2>${STORY}
+      <h3 id="costs"><a href="https://news.example.com/2024/05/sea-wall.html#costs">What it costs</a></h3>${STORY}
+      <h3><a href="/2024/04/ferry.html">Ferry timetable changes for the summer season</a></h3>`);
+    expect(text).toContain('Examples');
+    expect(text).toContain('What it costs');
+    expect(text).not.toContain('Ferry timetable');
+  });
+
+  it('keeps the terms of a definition list that link to their own pages, and a term-less list of links still goes', () => {
+    const text = cleaned(`${STORY}<dl>
+      <dt><a href="/docs/socket/send"><code>Socket.send()</code></a></dt><dd>Queues data to be sent to the server.</dd>
+      <dt><a href="/docs/socket/close"><code>Socket.close()</code></a></dt><dd>Closes the connection.</dd></dl>
+      <div><a href="/2024/04/ferry.html">Ferry timetable changes for the summer season</a></div>`);
+    expect(text).toContain('Socket.send()Queues data');
+    expect(text).toContain('Socket.close()Closes');
+    expect(text).not.toContain('Ferry timetable');
+  });
+});
