@@ -12,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cacheDir } from '../../infra/services/cache.ts';
 import { runStamp, writeSection } from '../docs-section.ts';
+import { mean, median } from '../stats.ts';
 import { loadPages } from './dataset.ts';
 import { DEFAULT_FOLDS, foldOf } from './folds.ts';
-import { scorePage, summarise } from './metric.ts';
+import { type PageScore, scorePage, summarise } from './metric.ts';
 import { folioRun, nextTurn } from './runs.ts';
 import { KINDS, loadWcxb, scoreWcxb } from './wcxb.ts';
 
@@ -66,12 +67,6 @@ function runReference(binary: string, pages: Array<{ key: string; url: string | 
 }
 
 const titled = (title: string, text: string) => (title ? `${title}\n\n${text}` : text);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-const mean = (values: number[]) => values.reduce((a, c) => a + c, 0) / Math.max(1, values.length);
 
 const binary = buildReference();
 const articles = loadPages();
@@ -86,7 +81,7 @@ const referenceOf = (key: string): ReferenceRun => reference.get(key) ?? { id: k
 log('Folio on the same pages');
 interface Row { kind: string; fold: number; folio: number; ref: number; refBody: number; folioMs: number; refMs: number }
 const rows: Row[] = [];
-const articleScores = { folio: [] as ReturnType<typeof scorePage>[], ref: [] as ReturnType<typeof scorePage>[], refBody: [] as ReturnType<typeof scorePage>[] };
+const articleScores = { folio: [] as PageScore[], ref: [] as PageScore[], refBody: [] as PageScore[] };
 const articleFolds: Array<{ fold: number; folio: number; ref: number }> = [];
 for (const page of articles) {
   await nextTurn();

@@ -34,6 +34,7 @@ import { folioRun as folio, nextTurn, readabilityRun as baseline, type Run } fro
 import { type PageScore, scorePage, summarise } from './metric.ts';
 import { KINDS, loadWcxb, scoreWcxb, summariseWcxb, type WcxbPage, type WcxbScore, type WcxbSummary } from './wcxb.ts';
 import { runStamp, writeSection } from '../docs-section.ts';
+import { mean, median } from '../stats.ts';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const SHOW = process.env.BENCH_SHOW;
@@ -57,12 +58,6 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-const mean = (values: number[]) => values.reduce((a, c) => a + c, 0) / Math.max(1, values.length);
 const sd = (values: number[]) => {
   const m = mean(values);
   return Math.sqrt(values.reduce((a, c) => a + (c - m) ** 2, 0) / Math.max(1, values.length - 1));

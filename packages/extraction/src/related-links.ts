@@ -57,8 +57,9 @@ export function removeRelatedLinks(root: Element, entries?: Element): void {
  */
 function relatedLinksOf(root: Element, entries: Element | undefined): Map<Element, boolean> {
   const isEntryTitle = (element: Element) => entries !== undefined && entries.contains(element) && holdsLinkedHeading(element);
-  const page = baseAddress(root.ownerDocument);
-  const site = new Site(page);
+  const address = baseAddress(root.ownerDocument);
+  const site = new Site(address);
+  const here = parsedAddress(address);
   const found = new Map<Element, boolean>();
   const isInside = (element: Element) => {
     for (let at: Element | null = element; at && at !== root; at = at.parentElement) if (found.has(at)) return true;
@@ -70,7 +71,7 @@ function relatedLinksOf(root: Element, entries: Element | undefined): Map<Elemen
   }
   for (const block of elementsNamed(root, BLOCKS_OF_LINKS)) {
     if (closestNamed(block, LI_TABLE_BLOCKQUOTE) || hasBlockChildren(block) || isInside(block)) continue;
-    if (isSectionHeading(block, page) || isDefinedTerm(block)) continue;
+    if (isSectionHeading(block, here) || isDefinedTerm(block)) continue;
     // Asked last, of what would go: it walks the block's links.
     if ((isLinkLine(block) || isPrefixedLine(block)) && site.linksAreInternal(block)) {
       if (!isEntryTitle(block)) found.set(block, false);
@@ -84,22 +85,29 @@ function relatedLinksOf(root: Element, entries: Element | undefined): Map<Elemen
  * generator puts around or beside its text (`<h2 id="examples"><a href="#examples">Examples</a></h2>`) — names the
  * section below it; it links nowhere else.
  */
-function isSectionHeading(block: Element, page: string): boolean {
+function isSectionHeading(block: Element, here: URL | null): boolean {
   if (!HEADINGS.has(block.localName)) return false;
   const links = elementsNamed(block, A);
-  return links.length > 0 && links.every((a) => leadsIntoPage(a.getAttribute('href') ?? '', page));
+  return links.length > 0 && links.every((a) => leadsIntoPage(a.getAttribute('href') ?? '', here));
 }
 
-/** Whether an address is a place in the page itself: a bare fragment, or the page's own address with one. */
-function leadsIntoPage(href: string, page: string): boolean {
+/**
+ * Whether an address is a place in the page itself: a bare fragment, or the page's own address (`here`, parsed once)
+ * with one. Its query counts: a forum's `?p=123#p123` names another post's page.
+ */
+function leadsIntoPage(href: string, here: URL | null): boolean {
   const trimmed = href.trim();
   if (trimmed.startsWith('#')) return true;
+  if (here === null || !trimmed.includes('#')) return false;
+  const target = parsedAddress(trimmed, here);
+  return target !== null && target.origin === here.origin && target.pathname === here.pathname && target.search === here.search;
+}
+
+function parsedAddress(address: string, base?: URL): URL | null {
   try {
-    const target = new URL(trimmed, page);
-    const here = new URL(page);
-    return target.hash !== '' && target.origin === here.origin && target.pathname === here.pathname && target.search === here.search;
+    return new URL(address, base);
   } catch {
-    return false;
+    return null;
   }
 }
 
