@@ -16,7 +16,7 @@ import { mean, median } from '../stats.ts';
 import { loadPages } from './dataset.ts';
 import { DEFAULT_FOLDS, foldOf } from './folds.ts';
 import { type PageScore, scorePage, summarise } from './metric.ts';
-import { folioRun, nextTurn } from './runs.ts';
+import { folioRun, nextTurn, titledText } from './runs.ts';
 import { KINDS, loadWcxb, scoreWcxb } from './wcxb.ts';
 
 const SAMPLE = Math.max(1, Number(process.env.BENCH_SAMPLE ?? 1));
@@ -66,8 +66,6 @@ function runReference(binary: string, pages: Array<{ key: string; url: string | 
   }
 }
 
-const titled = (title: string, text: string) => (title ? `${title}\n\n${text}` : text);
-
 const binary = buildReference();
 const articles = loadPages();
 const wcxb = loadWcxb().filter((_, i) => i % SAMPLE === 0);
@@ -87,7 +85,7 @@ for (const page of articles) {
   await nextTurn();
   const run = folioRun(page);
   const ref = referenceOf(`a${page.id}`);
-  const scores = [scorePage(page.truth, run.titled), scorePage(page.truth, titled(ref.title, ref.text)), scorePage(page.truth, ref.text)] as const;
+  const scores = [scorePage(page.truth, run.titled), scorePage(page.truth, titledText(ref.title, ref.text)), scorePage(page.truth, ref.text)] as const;
   articleScores.folio.push(scores[0]);
   articleScores.ref.push(scores[1]);
   articleScores.refBody.push(scores[2]);
@@ -104,7 +102,7 @@ for (const [i, page] of wcxb.entries()) {
     kind: page.kind,
     fold: foldOf(page.domain, DEFAULT_FOLDS),
     folio: scoreWcxb(page, run.titled).f1,
-    ref: scoreWcxb(page, titled(ref.title, ref.text)).f1,
+    ref: scoreWcxb(page, titledText(ref.title, ref.text)).f1,
     refBody: scoreWcxb(page, ref.text).f1,
     folioMs,
     refMs: ref.ms,

@@ -10,6 +10,11 @@ export interface Run {
   error: string | null;
 }
 
+/** A text output as Folio prints it: the title line and a blank line before the body, when there is a title. */
+export function titledText(title: string, body: string): string {
+  return title ? `${title}\n\n${body}` : body;
+}
+
 /** Plain Readability over jsdom, `textContent` of `parse()`: the published baseline. */
 export function readabilityRun(page: { html: string; url: string | null }): Run {
   try {
@@ -27,7 +32,7 @@ export function folioRun(page: { html: string; url: string | null }): Run {
   try {
     const article = extractArticle(page.html, { url: page.url });
     const body = htmlToText(article.contentHtml);
-    return { text: body, titled: article.title ? `${article.title}\n\n${body}` : body, error: null };
+    return { text: body, titled: titledText(article.title, body), error: null };
   } catch (error) {
     return { text: '', titled: '', error: error instanceof NoArticleError ? 'no article' : String(error).slice(0, 80) };
   }

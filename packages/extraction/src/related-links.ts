@@ -59,7 +59,7 @@ function relatedLinksOf(root: Element, entries: Element | undefined): Map<Elemen
   const isEntryTitle = (element: Element) => entries !== undefined && entries.contains(element) && holdsLinkedHeading(element);
   const address = baseAddress(root.ownerDocument);
   const site = new Site(address);
-  const here = parsedAddress(address);
+  const here = URL.parse(address);
   const found = new Map<Element, boolean>();
   const isInside = (element: Element) => {
     for (let at: Element | null = element; at && at !== root; at = at.parentElement) if (found.has(at)) return true;
@@ -99,16 +99,8 @@ function leadsIntoPage(href: string, here: URL | null): boolean {
   const trimmed = href.trim();
   if (trimmed.startsWith('#')) return true;
   if (here === null || !trimmed.includes('#')) return false;
-  const target = parsedAddress(trimmed, here);
+  const target = URL.parse(trimmed, here.href);
   return target !== null && target.origin === here.origin && target.pathname === here.pathname && target.search === here.search;
-}
-
-function parsedAddress(address: string, base?: URL): URL | null {
-  try {
-    return new URL(address, base);
-  } catch {
-    return null;
-  }
 }
 
 /**
