@@ -16,6 +16,7 @@ import {
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
 import { removeCustomerReviews } from './customer-reviews.ts';
+import { removeOffScreen } from './off-screen.ts';
 import { prepareForReadability, type Prepared } from './prepare.ts';
 import { FastReadability } from './readability.ts';
 import { restoreSectionAnchors } from './section-anchors.ts';
@@ -211,6 +212,9 @@ function readyForReadability(
   resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
   unwrapNoscriptContent(document);
   if (document.body) {
+    // What the page places off the screen no reader sees (injected link spam, helper texts); Readability, which strips
+    // the style that says so, would keep it.
+    removeOffScreen(document.body);
     openCollapsedPanels(document.body);
     // Before Readability turns a code block's <div> lines into paragraphs, and while the classes that say a line is
     // one are there: the page's stylesheet, which set them apart, is not read. Only where the page's tags say a
