@@ -97,6 +97,9 @@ describe('the parameters of /v2/convert', () => {
   it('refuses page and stylesheet addresses on a private network before any connection, naming them', async () => {
     expectInvalid(await json({ url: 'http://127.0.0.1:9/story', output: 'text' }), 'url');
     expectInvalid(await json({ url: 'http://[::1]/story', output: 'text' }), 'url');
+    // The names kept for loopback (RFC 6761), which this host's resolver does not know: refused all the same.
+    expectInvalid(await json({ url: 'http://localhost./story', output: 'text' }), 'url');
+    expectInvalid(await json({ url: 'http://app.localhost:9/story', output: 'text' }), 'url');
     expectInvalid(await json({ page_url: 'http://10.0.0.8/story', output: 'text' }), 'url');
     expectInvalid(await json({ markdown: '# x', output: 'html', css_url: 'http://192.168.1.1/a.css' }), 'css_url');
     expectInvalid(await json({ markdown: '# x', output: 'html', header_image_url: 'http://169.254.169.254/latest' }), 'header_image_url');

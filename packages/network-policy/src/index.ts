@@ -38,6 +38,9 @@ for (const [net, prefix] of [
   PRIVATE.addSubnet(net, prefix, 'ipv6');
 }
 
+/** The names RFC 6761 reserves for the loopback interface. */
+const LOCALHOST = /^(?:[^.]+\.)*localhost\.?$/i;
+
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true; // not an address at all: refuse
@@ -102,9 +105,16 @@ export class NetworkPolicy {
     }
   }
 
-  /** An address as itself; a name's addresses as the kept answers have them. */
+  /**
+   * An address as itself; a name's addresses as the kept answers have them, but for the names RFC 6761 keeps for
+   * loopback (`localhost`, anything under `.localhost`, with or without the final dot), which are loopback whatever a
+   * resolver says: browsers answer them so, and a resolver that knows no `localhost.` would otherwise make a call to it
+   * a retryable fetch failure rather than the refusal `localhost` gets.
+   */
   private addressesOf(name: string): Promise<Array<{ address: string }>> {
-    return isIP(name) ? Promise.resolve([{ address: name }]) : this.answers.addresses(name);
+    if (isIP(name)) return Promise.resolve([{ address: name }]);
+    if (LOCALHOST.test(name)) return Promise.resolve([{ address: '127.0.0.1' }, { address: '::1' }]);
+    return this.answers.addresses(name);
   }
 }
 export { BlockedAddressError, guardedAgent, literalAllowed } from './guarded-agent.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress, NetworkPolicy } from './index.ts';
+import { HostAnswers, isPrivateAddress, NetworkPolicy } from './index.ts';
 
 describe('the private-network rule', () => {
   it('knows private, loopback, link-local and mapped addresses', () => {
@@ -28,5 +28,22 @@ describe('the private-network rule', () => {
     expect(await policy.allowsHost('127.0.0.1')).toBe(false);
     expect(await policy.allowsHost('[::1]')).toBe(false);
     expect(await new NetworkPolicy(['localhost']).allowsHost('localhost')).toBe(true);
+  });
+
+  it('takes the names kept for loopback as loopback without asking a resolver (RFC 6761)', async () => {
+    // A resolver that knows none of them, as on a host whose resolver has no `localhost.` and no `*.localhost`.
+    const unknown = new HostAnswers(async () => {
+      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    });
+    const policy = new NetworkPolicy([], unknown);
+    for (const host of ['localhost.', 'LocalHost', 'app.localhost', 'a.b.localhost.']) {
+      expect(await policy.refusesHost(host), host).toBe(true);
+      expect(await policy.allowsHost(host), host).toBe(false);
+    }
+    expect(await new NetworkPolicy(['app.localhost'], unknown).allowsHost('app.localhost.')).toBe(true);
+    // Names that only contain the word are names like any other: unknown here, so not known to be refused.
+    for (const host of ['localhost.example.com', 'mylocalhost', 'localhost-test']) {
+      expect(await policy.refusesHost(host), host).toBe(false);
+    }
   });
 });
