@@ -16,7 +16,7 @@ import {
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
 import { removeCustomerReviews } from './customer-reviews.ts';
-import { removeOffScreen } from './off-screen.ts';
+import { mayHoldOffScreen, removeOffScreen } from './off-screen.ts';
 import { prepareForReadability, type Prepared } from './prepare.ts';
 import { FastReadability } from './readability.ts';
 import { restoreSectionAnchors } from './section-anchors.ts';
@@ -214,7 +214,7 @@ function readyForReadability(
   if (document.body) {
     // What the page places off the screen no reader sees (injected link spam, helper texts); Readability, which strips
     // the style that says so, would keep it.
-    removeOffScreen(document.body);
+    if (mayHoldOffScreen(stash.html)) removeOffScreen(document.body);
     openCollapsedPanels(document.body);
     // Before Readability turns a code block's <div> lines into paragraphs, and while the classes that say a line is
     // one are there: the page's stylesheet, which set them apart, is not read. Only where the page's tags say a

@@ -18,6 +18,16 @@ const OFF_SCREEN_EM = 50;
 /** Share of the page's text an off-screen element may hold and still go. */
 const MAX_SHARE = 0.5;
 
+/**
+ * Whether a page's markup may place something off the screen: a look at its raw text, far cheaper than walking its
+ * elements for their styles (1.7 ms at the median of WCXB's pages), which most pages never need.
+ */
+export function mayHoldOffScreen(html: string): boolean {
+  return MAYBE_OFF_SCREEN.test(html);
+}
+
+const MAYBE_OFF_SCREEN = /(?<![-\w])(?:left|top)\s*:\s*-\s*\d{2}/i;
+
 /** How many off-screen elements were removed from under `root`. */
 export function removeOffScreen(root: Element): number {
   let total: number | null = null;

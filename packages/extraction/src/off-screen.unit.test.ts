@@ -1,7 +1,7 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from './index.ts';
-import { isOffScreen, removeOffScreen } from './off-screen.ts';
+import { isOffScreen, mayHoldOffScreen, removeOffScreen } from './off-screen.ts';
 import { prose } from './test-pages.ts';
 
 const SPAM = [
@@ -32,6 +32,12 @@ describe('removeOffScreen: what the markup places off the screen', () => {
     expect(isOffScreen('position:relative; left:-9999px')).toBe(false);
     expect(isOffScreen('margin-left:-9999px')).toBe(false);
     expect(isOffScreen('position:absolute; left:-10em')).toBe(false);
+  });
+
+  it('is looked for only in markup that may hold it', () => {
+    expect(mayHoldOffScreen('<div style="position:absolute;left:-9999px">x</div>')).toBe(true);
+    expect(mayHoldOffScreen('<style>.sr{top: -10000px}</style>')).toBe(true);
+    expect(mayHoldOffScreen('<div style="position:absolute;left:-5px;margin-top:-20px">x</div>')).toBe(false);
   });
 
   it('removes such elements unless they hold most of the text (content a script moves into view)', () => {
