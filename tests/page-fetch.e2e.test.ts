@@ -100,6 +100,8 @@ describe('fetching pages', () => {
     const strict = new PageFetcher({ policy: new NetworkPolicy([]), timeoutMs: 1500 });
     const port = new URL(site.origin).port;
     expect(await failure(strict.fetch(`http://localhost:${port}/page`))).toMatchObject({ code: 'invalid_parameters' });
+    // …nor the names RFC 6761 keeps for loopback, which this host's resolver does not know.
+    expect(await failure(strict.fetch(`http://app.localhost.:${port}/page`))).toMatchObject({ code: 'invalid_parameters' });
     await strict.close();
     expect(canaryHits).toBe(0);
   });

@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent } from 'undici';
 import type { NetworkPolicy } from './index.ts';
+import { loopbackAddressesOf } from './loopback-names.ts';
 
 /** A connection refused by the private-network rule (invariant 7, docs/invariants.md). */
 export class BlockedAddressError extends Error {
@@ -20,7 +21,12 @@ export class BlockedAddressError extends Error {
  */
 export function guardedAgent(policy: NetworkPolicy, options: { connectTimeoutMs: number; connections?: number }): Agent {
   const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    dnsLookup(hostname, { ...lookupOptions, all: true, verbatim: true }, (error, addresses: LookupAddress[]) => {
+    const resolve = (name: string, done: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => {
+      const loopback = loopbackAddressesOf(name);
+      if (loopback) return done(null, loopback.map((address) => ({ address, family: isIP(address) })));
+      dnsLookup(name, { ...lookupOptions, all: true, verbatim: true }, done);
+    };
+    resolve(hostname, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const allowed = addresses.filter((a) => policy.allows(hostname, a.address));
       if (allowed.length === 0) {

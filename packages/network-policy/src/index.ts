@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { HostAnswers } from './host-answers.ts';
+import { loopbackAddressesOf } from './loopback-names.ts';
 
 /**
  * Invariant 7: Folio reaches nothing on a private or internal network unless FOLIO_ALLOW_PRIVATE_HOSTS names it.
@@ -37,9 +38,6 @@ for (const [net, prefix] of [
 ] as const) {
   PRIVATE.addSubnet(net, prefix, 'ipv6');
 }
-
-/** The names RFC 6761 reserves for the loopback interface. */
-const LOCALHOST = /^(?:[^.]+\.)*localhost\.?$/i;
 
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
@@ -105,17 +103,14 @@ export class NetworkPolicy {
     }
   }
 
-  /**
-   * An address as itself; a name's addresses as the kept answers have them, but for the names RFC 6761 keeps for
-   * loopback (`localhost`, anything under `.localhost`, with or without the final dot), which are loopback whatever a
-   * resolver says: browsers answer them so, and a resolver that knows no `localhost.` would otherwise make a call to it
-   * a retryable fetch failure rather than the refusal `localhost` gets.
-   */
+  /** An address as itself; a loopback name as loopback (`loopbackAddressesOf`); a name's addresses as the kept answers have them. */
   private addressesOf(name: string): Promise<Array<{ address: string }>> {
     if (isIP(name)) return Promise.resolve([{ address: name }]);
-    if (LOCALHOST.test(name)) return Promise.resolve([{ address: '127.0.0.1' }, { address: '::1' }]);
+    const loopback = loopbackAddressesOf(name);
+    if (loopback) return Promise.resolve(loopback.map((address) => ({ address })));
     return this.answers.addresses(name);
   }
 }
 export { BlockedAddressError, guardedAgent, literalAllowed } from './guarded-agent.ts';
 export { ANSWER_TTL_MS, HostAnswers, type Resolve } from './host-answers.ts';
+export { loopbackAddressesOf } from './loopback-names.ts';

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { NetworkPolicy } from '@folio/network-policy';
+import { loopbackAddressesOf, type NetworkPolicy } from '@folio/network-policy';
 
 /** Turns a host name into the addresses it may be reached at. The default asks the system resolver (getaddrinfo). */
 export type Resolve = (host: string) => Promise<string[]>;
@@ -118,7 +118,7 @@ export class EgressProxy {
       addresses = [name];
     } else {
       try {
-        addresses = await this.resolve(name);
+        addresses = loopbackAddressesOf(name) ?? (await this.resolve(name));
       } catch (err) {
         return { host, port, refused: `cannot resolve ${name}: ${(err as Error).message}` };
       }
