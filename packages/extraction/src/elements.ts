@@ -1,4 +1,4 @@
-import { elementsNamed, tagSet } from '@folio/dom';
+import { elementsNamed, elementsWhere, tagSet } from '@folio/dom';
 
 // The walk by local names, shared with the other packages that read documents (docx-output), lives in @folio/dom.
 export { elementsNamed, tagSet };
@@ -21,28 +21,12 @@ export function closestNamed(element: Element, names: ReadonlySet<string>): Elem
 
 /** The elements under `root` that carry any of `attributes`, in document order (`[class], [id]`). */
 export function elementsWithAttribute(root: ParentNode, attributes: readonly string[]): Element[] {
-  const found: Element[] = [];
-  const visit = (parent: ParentNode) => {
-    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
-      if (attributes.some((name) => child.hasAttribute(name))) found.push(child);
-      if (child.firstElementChild) visit(child);
-    }
-  };
-  visit(root);
-  return found;
+  return elementsWhere(root, (element) => attributes.some((name) => element.hasAttribute(name)));
 }
 
 /** Every element under `root`, in document order (`querySelectorAll('*')`). */
 export function descendants(root: ParentNode): Element[] {
-  const found: Element[] = [];
-  const visit = (parent: ParentNode) => {
-    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
-      found.push(child);
-      if (child.firstElementChild) visit(child);
-    }
-  };
-  visit(root);
-  return found;
+  return elementsWhere(root, () => true);
 }
 
 /** An inline style's declaration that hides its element. */
