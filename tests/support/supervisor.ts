@@ -15,8 +15,9 @@ process.once('exit', () => {
 });
 
 /**
- * `npm start`'s supervisor (`infra/stack.ts`), run as `npm start` runs it, over the test run's Kafka, registry and
- * Postgres, with its own database, topics, port and state folder.
+ * `npm start` itself — npm, the shell it runs the script in, `infra/bootstrap.mjs` and the supervisor
+ * (`infra/stack.ts`) — over the test run's Kafka, registry and Postgres, with its own database, topics, port and state
+ * folder. Through npm, because a signal sent to `npm start` must reach the supervisor across each of them.
  */
 export class Supervisor {
   /** Everything it has printed so far. */
@@ -46,7 +47,7 @@ export class Supervisor {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const stateDir = resolve(ROOT, '.folio/test/stacks', namespace);
-    const child = spawn(process.execPath, ['infra/stack.ts'], {
+    const child = spawn('npm', ['start', '--silent'], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -145,7 +146,7 @@ export class Supervisor {
     }
   }
 
-  /** SIGTERM, as Ctrl-C would, and wait for it to be gone. */
+  /** SIGTERM to `npm start` (as a process manager stops it), and wait for it to be gone. */
   async stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     if (this.running) this.child.kill('SIGTERM');
     return this.exited;
