@@ -21,12 +21,7 @@ export class BlockedAddressError extends Error {
  */
 export function guardedAgent(policy: NetworkPolicy, options: { connectTimeoutMs: number; connections?: number }): Agent {
   const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    const resolve = (name: string, done: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => {
-      const loopback = loopbackAddressesOf(name);
-      if (loopback) return done(null, loopback.map((address) => ({ address, family: isIP(address) })));
-      dnsLookup(name, { ...lookupOptions, all: true, verbatim: true }, done);
-    };
-    resolve(hostname, (error, addresses) => {
+    const answer = (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
       const allowed = addresses.filter((a) => policy.allows(hostname, a.address));
       if (allowed.length === 0) {
@@ -34,7 +29,10 @@ export function guardedAgent(policy: NetworkPolicy, options: { connectTimeoutMs:
       }
       if ((lookupOptions as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
       callback(null, allowed[0]!.address, allowed[0]!.family);
-    });
+    };
+    const loopback = loopbackAddressesOf(hostname);
+    if (loopback) answer(null, loopback.map((address) => ({ address, family: isIP(address) })));
+    else dnsLookup(hostname, { ...lookupOptions, all: true, verbatim: true }, answer);
   };
   return new Agent({ connect: { lookup, timeout: options.connectTimeoutMs }, connections: options.connections ?? 32 });
 }
