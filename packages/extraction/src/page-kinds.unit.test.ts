@@ -319,4 +319,31 @@ describe('extractArticle: pages that are not one article', () => {
       } else expect(gallery.wordCount).toBe(0);
     }
   });
+
+  it("keeps a topic page's featured stories, with their pictures, above its list", () => {
+    // Teasers with a picture and a class Readability reads as an aside (`media`), unlike the list's items below them.
+    const stories = [
+      ['Holiday travel record', 'Travel hits a new record this holiday season as more families drive to see relatives across the state'],
+      ['Rental ring uncovered', 'A rental company was found to run a ring of thefts using cars it rented to visitors from out of town'],
+      ['Cheapest way to fly', 'Flying may be the cheapest way to travel this spring according to an expert who tracks fares all year'],
+      ['Used car prices', 'Used car prices keep rising and buyers say they are shocked by what dealers now ask for old sedans'],
+      ['Airport fire', 'Several rental cars caught fire at the airport on Saturday and crews had the flames out within the hour'],
+      ['Buying a used rental', 'Buying a used rental car can be a bargain if you check its history and have a mechanic look at it first'],
+      ['Rental car shortage', 'The airport warns of a shortage of rental cars during spring break as demand outgrows the fleet here'],
+      ['Companies review ties', 'Companies review their ties to a lobby group after a wave of criticism from customers and employees'],
+    ];
+    const featured = stories.slice(0, 3).map(([title, summary], i) => `<div class="teaser media">
+        <div class="image"><a href="/news/story-${i}"><img src="/img/${i}.jpg" alt="${title}"></a></div>
+        <div class="headline"><span class="ago">${i + 3} days ago</span><a href="/news/story-${i}"><h3>${title}</h3></a><p>${summary}</p></div></div>`);
+    const listed = stories.slice(3).map(([title, summary], i) => `<li class="item"><span class="ago">${i + 3} years ago</span>
+        <a href="/news/story-${i + 3}"><h4>${title}</h4></a><p>${summary}</p></li>`);
+    const html = frame(`<div class="page"><h1>Car Rental</h1><div class="featured">${featured.join('\n')}</div>
+      <ul class="list">${listed.join('\n')}</ul></div>`, 'Car Rental | Example News');
+    const text = extractArticle(html, { url: URL }).text;
+    for (const [title, summary] of stories) {
+      expect(text).toContain(title);
+      expect(text).toContain(summary);
+    }
+    expect(text).not.toContain('All rights reserved');
+  });
 });
