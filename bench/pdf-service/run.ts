@@ -8,7 +8,6 @@
 // alternating slices (BENCH_SLICES, default 6, of BENCH_SECONDS / slices each) so other load hits both alike.
 // Run: npm run bench:pdf-service  (starts its own services under .folio/bench; writes its section of docs/benchmarks.md)
 import { BENCH_PORTS } from '../ports.ts';
-import { Agent, request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { prepare, markdownToHtml } from '@folio/conversion';
 import { DEFAULT_OPTIONS } from '@folio/events';
@@ -19,6 +18,7 @@ import { sampleArticle } from '../pipeline/markdown.ts';
 import { runStamp, verdict, writeSection } from '../docs-section.ts';
 import { cpuTable } from '../process-cpu.ts';
 import { alternate, type Measured } from '../slices.ts';
+import { keptAliveClient } from '../http-client.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SLICES = Number(process.env.BENCH_SLICES ?? 6);
@@ -28,24 +28,8 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const html = markdownToHtml(sampleArticle(1500));
 
-/**
- * The load generator's requests, on kept-alive connections of node:http. It shares the two cores with the service, and
- * a client is not what is measured: the global fetch spent ~6 ms of CPU a document here against ~2 for node:http
- * (measured 2026-11-27), which, once the service is bound by CPU, is taken from it.
- */
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2 });
-function call(method: string, url: string, headers: Record<string, string> = {}, body?: Buffer): Promise<{ status: number; body: Buffer }> {
-  return new Promise((done, fail) => {
-    const req = httpRequest(url, { method, agent, headers: body ? { ...headers, 'content-length': String(body.length) } : headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      res.on('error', fail);
-    });
-    req.on('error', fail);
-    req.end(body);
-  });
-}
+const client = keptAliveClient(CONCURRENCY * 2);
+const call = client.call;
 
 const infra = await startLocalInfra({
   stateDir: resolve('.folio/bench'),
@@ -99,6 +83,7 @@ And print-only's, over its slices ("benchmark" is the process driving its browse
 
 ${cpuTable(print_.cpu, print_.count, 'document')}`);
 } finally {
+  client.close();
   await pdf.close().catch(() => {});
   await stack?.stop();
   await infra.stop();

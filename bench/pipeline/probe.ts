@@ -9,6 +9,7 @@ import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from './markdown.ts';
 import { cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
+import { keptAliveClient } from '../http-client.ts';
 
 const infra = process.env.BENCH_INFRA ? { env: JSON.parse(process.env.BENCH_INFRA), stop: async () => {} } : await startLocalInfra({
   stateDir: resolve('.folio/bench'),
@@ -18,13 +19,14 @@ const infra = process.env.BENCH_INFRA ? { env: JSON.parse(process.env.BENCH_INFR
 });
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const stack = await Stack.start({ infra: infra.env, env: { FOLIO_LOG_LEVEL: 'warn', FOLIO_RATE_LIMIT_SCALE: '1000' } });
+const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 1);
+const client = keptAliveClient(inFlight * 2);
 try {
   const key = await stack.createKey('paid');
   await stack.sql`alter table job_history add column if not exists inserted_at timestamptz default clock_timestamp()`;
   const markdown = sampleArticle(1500);
   const output = process.env.BENCH_OUTPUT ?? 'html';
   const input = process.env.BENCH_INPUT === 'html' ? { html: markdownToHtml(markdown) } : { markdown };
-  const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 1);
   // The broker is a JVM started moments ago: its hot paths compile after a thousand requests or so (see run.ts).
   const WARM = Number(process.env.BENCH_WARMUP ?? 1000);
   const CALLS = Number(process.env.BENCH_CALLS ?? 200);
@@ -37,11 +39,13 @@ try {
   const calls = new Map<string, { start: number; answered: number; done: number }>();
   const call = async (measured: boolean) => {
     const start = Date.now();
-    const answer = await stack.request('POST', '/v2/convert', { key, json: { ...input, output } });
-    if (answer.status !== 200) throw new Error(`convert failed: ${answer.status} ${answer.text.slice(0, 200)}`);
+    const answer = await client.call('POST', `${stack.url}/v2/convert`, { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify({ ...input, output })));
+    if (answer.status !== 200) throw new Error(`convert failed: ${answer.status} ${answer.body.toString().slice(0, 200)}`);
     const answered = Date.now();
-    if (answer.body.file_url) await (await fetch(answer.body.file_url)).arrayBuffer();
-    if (measured) calls.set(answer.headers.get('x-request-id')!, { start, answered, done: Date.now() });
+    const { file_url } = JSON.parse(answer.body.toString()) as { file_url?: string };
+    if (file_url) await client.call('GET', file_url);
+    if (measured) calls.set(String(answer.headers['x-request-id']), { start, answered, done: Date.now() });
   };
   const callsOf = async (n: number, measured: boolean) => {
     let left = n;
@@ -80,6 +84,7 @@ try {
     total: of(({ call }) => call.done - call.start),
   });
 } finally {
+  client.close();
   await stack.stop();
   await infra.stop();
 }
