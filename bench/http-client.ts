@@ -18,6 +18,11 @@ export interface Client {
   close(): void;
 }
 
+/** The headers of a JSON request made with an API key. */
+export function keyedJson(key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+}
+
 /** A client keeping up to `maxSockets` connections alive to each origin. */
 export function keptAliveClient(maxSockets: number): Client {
   const agent = new Agent({ keepAlive: true, maxSockets });

@@ -17,6 +17,7 @@ import { Stack } from '../../tests/support/stack.ts';
 import { startJob } from '../../tests/support/jobs.ts';
 import { sampleArticle } from '../pipeline/markdown.ts';
 import { runStamp, verdict, writeSection } from '../docs-section.ts';
+import { keyedJson } from '../http-client.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -121,7 +122,7 @@ try {
   const converts: Target[] = keys.map((key) => ({
     method: 'POST',
     path: '/v2/convert',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    headers: keyedJson(key),
     body: JSON.stringify({ markdown, output: 'text' }),
   }));
 

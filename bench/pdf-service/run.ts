@@ -18,7 +18,7 @@ import { sampleArticle } from '../pipeline/markdown.ts';
 import { runStamp, verdict, writeSection } from '../docs-section.ts';
 import { cpuTable } from '../process-cpu.ts';
 import { alternate, type Measured } from '../slices.ts';
-import { keptAliveClient } from '../http-client.ts';
+import { keptAliveClient, keyedJson } from '../http-client.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const SLICES = Number(process.env.BENCH_SLICES ?? 6);
@@ -49,7 +49,7 @@ try {
   let bytes = 0;
   const convert = Buffer.from(JSON.stringify({ html, output: 'pdf' }));
   const service = async () => {
-    const answer = await call('POST', `${stack!.url}/v2/convert`, { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, convert);
+    const answer = await call('POST', `${stack!.url}/v2/convert`, keyedJson(key), convert);
     if (answer.status !== 200) throw new Error(`convert failed: ${answer.status} ${answer.body.toString().slice(0, 200)}`);
     const file = await call('GET', (JSON.parse(answer.body.toString()) as { file_url: string }).file_url);
     if (file.status !== 200) throw new Error(`download failed: ${file.status}`);

@@ -9,7 +9,7 @@ import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from './markdown.ts';
 import { cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
-import { keptAliveClient } from '../http-client.ts';
+import { keptAliveClient, keyedJson } from '../http-client.ts';
 
 const infra = process.env.BENCH_INFRA ? { env: JSON.parse(process.env.BENCH_INFRA), stop: async () => {} } : await startLocalInfra({
   stateDir: resolve('.folio/bench'),
@@ -39,7 +39,7 @@ try {
   const calls = new Map<string, { start: number; answered: number; done: number }>();
   const call = async (measured: boolean) => {
     const start = Date.now();
-    const answer = await client.call('POST', `${stack.url}/v2/convert`, { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    const answer = await client.call('POST', `${stack.url}/v2/convert`, keyedJson(key),
       Buffer.from(JSON.stringify({ ...input, output })));
     if (answer.status !== 200) throw new Error(`convert failed: ${answer.status} ${answer.body.toString().slice(0, 200)}`);
     const answered = Date.now();

@@ -22,7 +22,7 @@ import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from './markdown.ts';
 import { drainJobs, warmRenderers } from './drain.ts';
 import { percentile } from '../stats.ts';
-import { keptAliveClient } from '../http-client.ts';
+import { keptAliveClient, keyedJson } from '../http-client.ts';
 import { addCpu, cpuSnapshot, cpuSpent, cpuTable, type CpuSnapshot } from '../process-cpu.ts';
 import { runStamp, verdict, writeSection } from '../docs-section.ts';
 
@@ -90,10 +90,10 @@ try {
       await convert({ input: { kind: 'markdown', text: markdown }, output: 'html', options });
       const local = performance.now() - t0;
       t0 = performance.now();
-      const response = await client.call('POST', `${stack.url}/v2/convert`, { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      const response = await client.call('POST', `${stack.url}/v2/convert`, keyedJson(key),
         Buffer.from(JSON.stringify({ markdown, output: 'html', title: 'Bench' })));
       if (response.status !== 200) throw new Error(`sync request failed: ${response.status} ${response.body.toString().slice(0, 200)}`);
-      JSON.parse(response.body.toString());
+      JSON.parse(response.body.toString()); // a caller reads its answer
       if (i >= WARMUP) {
         through.push(performance.now() - t0);
         inProcess.push(local);

@@ -13,17 +13,18 @@ import { elementsNamed, tagSet } from './elements.ts';
  */
 export class FastReadability extends Readability<Element> {
   private static readonly names = new Map<string, ReadonlySet<string>>();
+  private static readonly byline = /byline|author|dateline|writtenby|p-author/i;
 
   /**
    * Turns off Readability's conditional cleaning of the content it chose (`FLAG_CLEAN_CONDITIONALLY`: it drops lists,
    * divisions and tables that read like asides — mostly links, more images than paragraphs, a class such as `media`
-   * or `meta`). Readability turns it off itself, on a retry, when what it kept is too short.
+   * or `meta`), as Readability itself does on a retry when what it kept is too short.
    */
   keepingAsides(): this {
-    (this as unknown as { _flags: number })._flags &= ~CLEAN_CONDITIONALLY;
+    const flags = this as unknown as { FLAG_CLEAN_CONDITIONALLY: number; _removeFlag(flag: number): void };
+    flags._removeFlag(flags.FLAG_CLEAN_CONDITIONALLY);
     return this;
   }
-  private static readonly byline = /byline|author|dateline|writtenby|p-author/i;
 
   _getAllNodesWithTag(node: ParentNode, tagNames: string[]): Element[] {
     const key = tagNames.join(',');
@@ -60,8 +61,6 @@ export class FastReadability extends Readability<Element> {
 }
 
 const BREAKS = tagSet('br', 'hr');
-/** Readability's `FLAG_CLEAN_CONDITIONALLY`. */
-const CLEAN_CONDITIONALLY = 0x4;
 
 /** Whether any text under `node` holds more than whitespace (`textContent.trim()` is not empty), read until it does. */
 function hasVisibleText(node: Node): boolean {
