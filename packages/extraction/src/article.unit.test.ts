@@ -144,6 +144,22 @@ describe('extractArticle: the title', () => {
   });
 });
 
+describe("extractArticle: an article's sections", () => {
+  it('keeps sections a theme names for the contents list that skips to them (`skip-item`), and leaves out the skip link', () => {
+    // "skip" names a skip link ("Skip to content"), a few words, which goes; a section the contents list skips to
+    // holds prose, which stays. Each section here is a fifth of the article, too small a share to be kept as such.
+    const topics = ['The wall today', 'What the engineers found', 'What residents said', 'What it will cost', 'What comes next'];
+    const sections = topics.map((topic, i) => `<div id="topic${i + 1}" class="skip-item${i % 2 ? ' bg-gray' : ''}">
+      <h2>${topic}</h2>${prose(2, i)}</div>`).join('\n');
+    const contents = `<div class="table-of-contents"><ul>${topics.map((topic, i) => `<li><a href="#topic${i + 1}">${topic}</a></li>`).join('')}</ul></div>`;
+    const html = page({ article: `${contents}${sections}` }).replace('<body>', '<body><a class="skip-link" href="#topic1">Skip to content</a>');
+    const text = extractArticle(html, { url: URL }).text;
+    for (const topic of topics) expect(text).toContain(`${topic}\n\n`);
+    expect(text.match(/The harbour commission met on Tuesday/g)?.length).toBeGreaterThanOrEqual(4);
+    expect(text).not.toContain('Skip to content');
+  });
+});
+
 describe('extractArticle: what the page prints twice', () => {
   it('prints a section the page repeats for another screen width once', () => {
     const section = `<section><h2>What the wall will cost</h2>${prose(2, 2)}</section>`;

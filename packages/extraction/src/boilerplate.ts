@@ -29,7 +29,7 @@ const FURNITURE_WORDS = new Set([
   'newsletter', 'subscribe', 'subscription', 'signup', 'cookie', 'cookies', 'consent', 'gdpr', 'related',
   'recommended', 'recommendations', 'promo', 'promos', 'trending', 'popular', 'mostread', 'outbrain', 'taboola',
   'comments', 'disqus', 'rail', 'sidebar', 'sponsored', 'advert', 'advertisement', 'adslot', 'ads', 'ad',
-  'skip', 'modal', 'popup', 'paywall', 'pagination', 'pager',
+  'modal', 'popup', 'paywall', 'pagination', 'pager',
   // A forum member's signature under each of their posts, and a Q&A site's asked/answered-by card.
   'signature', 'signatures',
   ...ARTICLE_FURNITURE_WORDS,
@@ -41,6 +41,11 @@ const FURNITURE_WORDS = new Set([
  * CSS utility (Tailwind's `filter` turns on an image's filters).
  */
 const FILTER_PANEL_WORDS = new Set(['facet', 'facets', 'filters', 'refinements']);
+/**
+ * Class/id words of a skip link ("Skip to content"), which is a few words: a theme that names its article's sections
+ * for the contents list that skips to them (`skip-item`) holds the article in them.
+ */
+const SKIP_WORDS = new Set(['skip']);
 /**
  * A set of tabs: its labels are controls, unless the page put the panels inside it too (an FAQ's or a course's tabs
  * with their answers), which a reader reads.
@@ -123,7 +128,7 @@ function furnitureOf(element: Element, articlePage: boolean): 'furniture' | 'unl
   if (role && CONTROL_ROLES.has(role)) return 'unless-prose';
   const words = classWords(element);
   if (words.some((word) => FURNITURE_WORDS.has(word))) return 'furniture';
-  return words.some((word) => FILTER_PANEL_WORDS.has(word)) ? 'unless-prose' : null;
+  return words.some((word) => FILTER_PANEL_WORDS.has(word) || SKIP_WORDS.has(word)) ? 'unless-prose' : null;
 }
 
 /** Whether a text has PROSE_WORDS words of letters: a filter's "4-1/4 to 4-3/4 in (11 to 12 cm)" has four. */
