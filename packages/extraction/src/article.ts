@@ -11,7 +11,7 @@ import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
 import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import {
-  ARTICLE_KEPT_WORDS, bodyIsBetter, bodyMayBeBetter, mainRegionOf, openGraphArticle, pageStatements, REGION_RATIO, regionContent,
+  ARTICLE_KEPT_WORDS, type BodyPage, bodyIsBetter, bodyMayBeBetter, mainRegionOf, openGraphArticle, pageStatements, REGION_RATIO, regionContent,
   regionIsBetter, statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
@@ -147,10 +147,12 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     }
   }
   const keptWords = content ? countWords(text) : 0;
-  if (bodyMayBeBetter(keptWords, product)) {
+  const bodyStated: BodyPage = { oneProduct: product, articlePage: openGraph };
+  if (bodyMayBeBetter(keptWords, bodyStated)) {
     // Little or nothing kept: the page's body, without its frame (navigation, header, footer, hidden and interactive
     // elements), stands in when nothing was kept or when it holds several times what was (`bodyIsBetter`; not for a
-    // product's short description). Only a page where nothing is left is refused.
+    // product's short description, nor for a short post on a page that says it is an article). Only a page where
+    // nothing is left is refused.
     const fresh = freshDocument(parse, stash, segmentPlaces, product);
     const body = fresh.body;
     if (body) {
@@ -158,7 +160,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
       const candidate = regionContent(body, bodyPage);
       cleanArticle(candidate, bodyPage);
       const candidateText = nodeToText(candidate);
-      if (!content || bodyIsBetter(keptWords, countWords(candidateText), product)) {
+      if (!content || bodyIsBetter(keptWords, countWords(candidateText), bodyStated)) {
         content = candidate;
         text = candidateText;
       }

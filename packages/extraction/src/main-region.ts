@@ -91,6 +91,14 @@ export function regionIsBetter(chosenText: string, regionText: string, ratio = R
   return chosenWords === 0 || shared >= chosenWords * REGION_HOLDS;
 }
 
+/** What the page states that bears on the body standing in (`bodyIsBetter`). */
+export interface BodyPage {
+  /** It offers one product (`statesOneProduct`). */
+  oneProduct?: boolean;
+  /** Its `og:type` is article (`openGraphArticle`). */
+  articlePage?: boolean;
+}
+
 /**
  * Whether the page's body without its frame (`regionContent` of the body) should stand in for what was kept. When
  * nothing was kept, it always does (refusing is for a page where nothing is left). When what was kept is a fragment
@@ -98,17 +106,21 @@ export function regionIsBetter(chosenText: string, regionText: string, ratio = R
  * onto one block of a page whose content is spread out (a category page's grid beside its introduction, a service
  * page of short sections, a thread whose posts are not alike): the body is the better answer. Past FRAGMENT_WORDS,
  * what was kept is a piece of reading of its own, and the body's extra words are mostly its surroundings. So they
- * are on a page that states it offers one product (`oneProduct`): its description is often short, and what the body
- * adds is the shop around it — other products, menus, policies.
+ * are on a page that states it offers one product: its description is often short, and what the body adds is the
+ * shop around it — other products, menus, policies. And on a page whose `og:type` says it is an article, once
+ * Readability kept ARTICLE_KEPT_WORDS words or more: a short post is the page's article, and the body adds its
+ * sidebar, its round-up of other posts, its author box (measured: WCXB's held-out folds +0.002 and +0.000, docs/benchmarks.md).
  */
-export function bodyIsBetter(keptWords: number, bodyWords: number, oneProduct = false): boolean {
+export function bodyIsBetter(keptWords: number, bodyWords: number, page: BodyPage = {}): boolean {
   if (keptWords === 0) return true;
-  return bodyMayBeBetter(keptWords, oneProduct) && bodyWords >= keptWords * BODY_RATIO;
+  return bodyMayBeBetter(keptWords, page) && bodyWords >= keptWords * BODY_RATIO;
 }
 
 /** Whether the body may stand in at all (`bodyIsBetter`), asked before the page is parsed again to read it. */
-export function bodyMayBeBetter(keptWords: number, oneProduct: boolean): boolean {
-  return keptWords === 0 || (!oneProduct && keptWords <= FRAGMENT_WORDS);
+export function bodyMayBeBetter(keptWords: number, page: BodyPage = {}): boolean {
+  if (keptWords === 0) return true;
+  if (page.articlePage && keptWords >= ARTICLE_KEPT_WORDS) return false;
+  return !page.oneProduct && keptWords <= FRAGMENT_WORDS;
 }
 
 export const FRAGMENT_WORDS = 200;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_RATIO, bodyIsBetter, bodyMayBeBetter, FRAGMENT_WORDS, REGION_WHOLE_RATIO, regionIsBetter } from './main-region.ts';
+import { ARTICLE_KEPT_WORDS, BODY_RATIO, bodyIsBetter, bodyMayBeBetter, FRAGMENT_WORDS, REGION_WHOLE_RATIO, regionIsBetter } from './main-region.ts';
 
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ');
 
@@ -43,15 +43,23 @@ describe('bodyIsBetter: when the page’s body without its frame replaces what w
   });
 
   it('leaves a short description alone on a page that states it offers one product, and stands in for nothing there too', () => {
-    expect(bodyIsBetter(99, 1895, true)).toBe(false);
+    expect(bodyIsBetter(99, 1895, { oneProduct: true })).toBe(false);
     expect(bodyIsBetter(99, 1895)).toBe(true);
-    expect(bodyIsBetter(0, 1895, true)).toBe(true);
+    expect(bodyIsBetter(0, 1895, { oneProduct: true })).toBe(true);
+  });
+
+  it(`leaves a short post alone on a page whose og:type is article, unless it is under ${ARTICLE_KEPT_WORDS} words`, () => {
+    expect(bodyIsBetter(ARTICLE_KEPT_WORDS, 1222, { articlePage: true })).toBe(false);
+    expect(bodyIsBetter(ARTICLE_KEPT_WORDS, 1222)).toBe(true);
+    expect(bodyIsBetter(ARTICLE_KEPT_WORDS - 1, 1222, { articlePage: true })).toBe(true);
+    expect(bodyIsBetter(0, 1222, { articlePage: true })).toBe(true);
   });
 
   it('is looked at only where it may stand in, so a product page with a description is not parsed again for it', () => {
-    expect(bodyMayBeBetter(99, true)).toBe(false);
-    expect(bodyMayBeBetter(0, true)).toBe(true);
-    expect(bodyMayBeBetter(FRAGMENT_WORDS, false)).toBe(true);
-    expect(bodyMayBeBetter(FRAGMENT_WORDS + 1, false)).toBe(false);
+    expect(bodyMayBeBetter(99, { oneProduct: true })).toBe(false);
+    expect(bodyMayBeBetter(0, { oneProduct: true })).toBe(true);
+    expect(bodyMayBeBetter(FRAGMENT_WORDS)).toBe(true);
+    expect(bodyMayBeBetter(FRAGMENT_WORDS + 1)).toBe(false);
+    expect(bodyMayBeBetter(ARTICLE_KEPT_WORDS, { articlePage: true })).toBe(false);
   });
 });
