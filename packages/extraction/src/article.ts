@@ -11,8 +11,8 @@ import { detectDirection, detectLanguage, isRtlLanguage } from './language.ts';
 import { resolveLazyImages } from './lazy-images.ts';
 import { cleanByline, directionOf, isoDate, readMetadata } from './metadata.ts';
 import {
-  ARTICLE_KEPT_WORDS, type BodyPage, bodyIsBetter, bodyMayBeBetter, mainRegionOf, openGraphArticle, pageStatements, REGION_RATIO, regionContent,
-  regionIsBetter, statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
+  ARTICLE_KEPT_WORDS, type BodyPage, bodyIsBetter, bodyMayBeBetter, mainRegionOf, openGraphArticle, pageStatements,
+  REGION_RATIO, regionContent, regionIsBetter, statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
 import { removeCustomerReviews } from './customer-reviews.ts';

@@ -109,7 +109,8 @@ export interface BodyPage {
  * are on a page that states it offers one product: its description is often short, and what the body adds is the
  * shop around it — other products, menus, policies. And on a page whose `og:type` says it is an article, once
  * Readability kept ARTICLE_KEPT_WORDS words or more: a short post is the page's article, and the body adds its
- * sidebar, its round-up of other posts, its author box (measured: WCXB's held-out folds +0.002 and +0.000, docs/benchmarks.md).
+ * sidebar, its round-up of other posts, its author box (measured: WCXB's held-out folds +0.002 and +0.000,
+ * docs/benchmarks.md).
  */
 export function bodyIsBetter(keptWords: number, bodyWords: number, page: BodyPage = {}): boolean {
   if (keptWords === 0) return true;
