@@ -245,6 +245,24 @@ describe('extractArticle: pages that are not one article', () => {
     expect(unstated.text).toContain('A summary of another story');
   });
 
+  it("keeps a short post to itself on a page whose og:type says article, where elsewhere the body around it stands in", () => {
+    // Readability keeps the post (~120 words); the body without its frame holds more than three times as much (the
+    // blog's sidebar lists), which on a page of short sections is the content and beside a post is not.
+    const items = (topic: string) => Array.from({ length: 20 }, (_, i) => `<li>${topic} project number ${i + 1} from the archive</li>`).join('');
+    const html = (head: string) => frame(`<div id="page"><div id="content"><div class="entry-content">
+      <h1>Sea wall plan goes to a vote</h1>${prose(2)}</div><div class="post-meta">Filed under Harbour</div></div>
+      <div class="comments-closed">Comments are closed.</div></div>
+      <div id="secondary"><section class="about-me"><h3>About me</h3><ul>${items('Woodworking')}</ul></section>
+      <div class="friends"><strong>Friends</strong><ul class="plain">${items('Gardening')}</ul></div></div>`, 'Sea wall plan goes to a vote')
+      .replace('</head>', `${head}</head>`);
+    const post = extractArticle(html('<meta property="og:type" content="article">'), { url: URL });
+    expect(post.text).toContain('The harbour commission met on Tuesday');
+    expect(post.text).not.toContain('project number');
+    const page = extractArticle(html(''), { url: URL });
+    expect(page.text).toContain('The harbour commission met on Tuesday');
+    expect(page.text).toContain('Gardening project number 20 from the archive');
+  });
+
   it('converts the whole of a page whose sections are unlike, not only the paragraph Readability keeps', () => {
     // A service page: an introduction in a paragraph, then services as a list, a definition list and another list.
     // Readability keeps the paragraph alone (34 words); the body without its frame holds several times as much.
