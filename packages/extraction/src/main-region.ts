@@ -113,7 +113,7 @@ export interface BodyPage {
  * docs/benchmarks.md).
  */
 export function bodyIsBetter(keptWords: number, bodyWords: number, page: BodyPage = {}): boolean {
-  if (keptWords === 0) return true;
+  // Nothing kept: bodyMayBeBetter says yes, and any body holds three times nothing.
   return bodyMayBeBetter(keptWords, page) && bodyWords >= keptWords * BODY_RATIO;
 }
 
