@@ -15,7 +15,7 @@ import {
   REGION_RATIO, regionContent, regionIsBetter, statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
-import { removeCustomerReviews } from './customer-reviews.ts';
+import { removeCustomerReviews, reviewsToRemove, type ReviewsToRemove } from './customer-reviews.ts';
 import { mayHoldOffScreen, removeOffScreen } from './off-screen.ts';
 import { prepareForReadability, type Prepared } from './prepare.ts';
 import { FastReadability } from './readability.ts';
@@ -77,17 +77,16 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // A page streamed by React holds its late content hidden at the end of the body, for a script to move into place
   // (streamed-segments.ts): read from the HTML, since scripts are cut before parsing, and done before anything looks.
   const segmentPlaces = streamedSegmentPlaces(stash.html);
-  const prepared = readyForReadability(document, stash, segmentPlaces);
-  // The page's main region (main-region.ts) and its run of like blocks (repeated-blocks.ts), what they hold, and
-  // what the page states about itself (an article, a discussion, one product), are read before Readability rewrites
-  // the document.
+  // What the page states about itself (an article, a discussion, one product) is read before anything is removed;
+  // the page's main region (main-region.ts) and its run of like blocks (repeated-blocks.ts), and what they hold,
+  // before Readability rewrites the document.
   const stated = pageStatements(document);
-  // Customers' reviews of the one product a page offers go before anything chooses: they outweigh its description.
   const product = statesOneProduct(stated);
-  withoutCustomerReviews(document, product);
-  const region = mainRegionOf(document);
   const openGraph = openGraphArticle(stated);
   const article = statesArticle(stated);
+  const reviews = reviewsToRemove({ oneProduct: product, article: article || openGraph, discussion: statesDiscussion(stated), title: document.title });
+  const prepared = readyForReadability(document, stash, segmentPlaces, reviews);
+  const region = mainRegionOf(document);
   const entries = repeatedBlocksOf(document);
   const pageTitle = document.title;
 
@@ -114,7 +113,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   // most articles end here, and the page is parsed again (Readability has rewritten this copy) only for the others.
   const chosenLength = content ? textLength(content) : 0;
   if (region && region.length >= chosenLength * REGION_RATIO && !(article && countWords(text) >= ARTICLE_KEPT_WORDS)) {
-    const fresh = freshDocument(parse, stash, segmentPlaces, product);
+    const fresh = freshDocument(parse, stash, segmentPlaces, reviews);
     const again = mainRegionOf(fresh);
     if (again) {
       const regionPage = withRun(page, again.element, repeatedBlocksOf(fresh)?.element);
@@ -135,7 +134,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const ratio = entries ? entriesRatio(entries, {
     length: content ? textLength(content) : 0, words: countWords(text), statedArticle: article, openGraphArticle: openGraph,
   }) : null;
-  const again = ratio === null ? null : repeatedBlocksOf(freshDocument(parse, stash, segmentPlaces, product));
+  const again = ratio === null ? null : repeatedBlocksOf(freshDocument(parse, stash, segmentPlaces, reviews));
   if (ratio !== null && again) {
     const entriesPage: Cleaning = { ...page, entries: true };
     const candidate = regionContent(again.element, entriesPage);
@@ -153,7 +152,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     // elements), stands in when nothing was kept or when it holds several times what was (`bodyIsBetter`; not for a
     // product's short description, nor for a short post on a page that says it is an article). Only a page where
     // nothing is left is refused.
-    const fresh = freshDocument(parse, stash, segmentPlaces, product);
+    const fresh = freshDocument(parse, stash, segmentPlaces, reviews);
     const body = fresh.body;
     if (body) {
       const bodyPage = withRun(page, body, repeatedBlocksOf(fresh)?.element);
@@ -214,7 +213,7 @@ function opening(text: string): string {
 
 /** A parsed page made ready for Readability: streamed segments placed, lazy images resolved, captions and bylines seen to. */
 function readyForReadability(
-  document: Document, stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null,
+  document: Document, stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null, reviews: ReviewsToRemove,
 ): Prepared {
   placeStreamedSegments(document, segmentPlaces);
   resolveLazyImages(document, { isStashedData: stash.isPlaceholder });
@@ -230,6 +229,9 @@ function readyForReadability(
     if (mayHoldCodeLines(stash.html)) codeLinesAsText(document.body);
     // Once its lines are text, a code block's token spans are only its text (code-tokens.ts).
     flattenCodeTokens(document.body);
+    // Customers' reviews of a product go before anything chooses (they outweigh its description), and while their
+    // reviewers' names, which the pass below takes for bylines, still say what they are.
+    if (reviews) removeCustomerReviews(document.body, reviews);
   }
   return prepareForReadability(document);
 }
@@ -242,17 +244,12 @@ function withRun(page: Cleaning, container: Element, run: Element | undefined): 
   return run && container.contains(run) ? { ...page, run } : page;
 }
 
-function withoutCustomerReviews(document: Document, product: boolean): void {
-  if (product && document.body) removeCustomerReviews(document.body);
-}
-
 /** The page parsed and prepared again as the first time, for a second look after Readability has rewritten the first. */
 function freshDocument(
-  parse: () => Document, stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null, product: boolean,
+  parse: () => Document, stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null, reviews: ReviewsToRemove,
 ): Document {
   const document = parse();
-  readyForReadability(document, stash, segmentPlaces);
-  withoutCustomerReviews(document, product);
+  readyForReadability(document, stash, segmentPlaces, reviews);
   return document;
 }
 

@@ -4,12 +4,11 @@ import { elementsWithAttribute, firstNamed, tagSet } from './elements.ts';
 import { words } from './text-measure.ts';
 
 /**
- * Customers' reviews on a page that offers one product: a run of reviews, each a block the markup calls a review
+ * Customers' reviews on a page that offers a product: a run of reviews, each a block the markup calls a review
  * (`class="review"`, `customer-review`, schema.org Review microdata), with the section around it (its heading, the
  * stars' histogram, "Write a review", sorting and filters). A product page's reviews often hold more words than its
  * description, so Readability, counting words, keeps them and leaves the description out: the section goes from the
- * page before anything chooses. Only on a page that states it offers one product (`statesOneProduct`): a review
- * site's reviews, or a forum's, are its content.
+ * page before anything chooses (`reviewsToRemove` says on which pages).
  */
 const MIN_REVIEWS = 2;
 /** Words a review must hold to be one (a row of stars, a "review-count" label, hold none). */
@@ -34,8 +33,25 @@ const MAX_CLIMB = 8;
 /** Words of the run's section besides the reviews themselves, at most, as a share of the reviews' words. */
 const MAX_AROUND_SHARE = 1;
 
+/**
+ * Which runs of reviews a page loses: every run on a page that states it offers one product (`statesOneProduct`);
+ * on a page that states nothing of what it is, only runs whose reviews carry a customer's marks (`customersMarks`),
+ * as a shop's product page that states no product (Amazon's) shows them; none on a page that states it is an article
+ * or a discussion, or whose title names reviews: a review site's reviews, an editor's reviews of products, a forum's
+ * posts are its content.
+ */
+export type ReviewsToRemove = 'every' | 'marked' | null;
+
+export function reviewsToRemove(page: { oneProduct: boolean; article: boolean; discussion: boolean; title: string }): ReviewsToRemove {
+  if (page.oneProduct) return 'every';
+  if (page.article || page.discussion || REVIEWS_TITLE.test(page.title)) return null;
+  return 'marked';
+}
+
+const REVIEWS_TITLE = /\breviews?\b/i;
+
 /** Whether a section of reviews was removed. */
-export function removeCustomerReviews(root: Element): boolean {
+export function removeCustomerReviews(root: Element, which: Exclude<ReviewsToRemove, null> = 'every'): boolean {
   const runs: Array<{ run: Element; reviews: Element[] }> = [];
   // Each parent is looked at once: thousands of review-named siblings must not each count all of them again.
   const seen = new Set<Element>();
@@ -44,7 +60,7 @@ export function removeCustomerReviews(root: Element): boolean {
     if (!parent || seen.has(parent) || !isReview(element)) continue;
     seen.add(parent);
     const reviews = reviewsIn(parent);
-    if (reviews.length >= MIN_REVIEWS) runs.push({ run: parent, reviews });
+    if (reviews.length >= MIN_REVIEWS && (which === 'every' || customersMarks(reviews))) runs.push({ run: parent, reviews });
   }
   // A page with more runs than a product's reviews make is not a product with its reviews; and each run's section is
   // measured against its ancestors' text, which thousands of runs must not each read.
@@ -72,6 +88,29 @@ function isReview(element: Element): boolean {
 }
 
 const isTestimonials = (element: Element) => classWords(element).some((word) => TESTIMONIAL_WORDS.has(word));
+
+/**
+ * What a shop prints on its customers' reviews and an editor's review of a product does not carry: a vote on how
+ * helpful it was, a verified purchase, or a rating beside the reviewer's name. An editor's review has a score but no
+ * reviewer in it (the article's author is named once, above it).
+ */
+// No word boundary after them: a review's text runs its parts together ("found this helpfulAna").
+const CUSTOMER_MARKS = /\bhelpful|\bverified (?:purchase|buyer|owner)/i;
+const RATING_WORDS = new Set(['rating', 'stars', 'star']);
+const REVIEWER_WORDS = new Set(['author', 'reviewer', 'user', 'customer']);
+
+/** Whether most reviews of a run carry a customer's marks. */
+function customersMarks(reviews: Element[]): boolean {
+  const marked = reviews.filter((review) => CUSTOMER_MARKS.test(review.textContent ?? '') ||
+    (holds(review, 'reviewRating', RATING_WORDS) && holds(review, 'author', REVIEWER_WORDS)));
+  return marked.length * 2 >= reviews.length;
+}
+
+/** Whether an element under `review` is its `itemprop` or has a class word of `words`. */
+function holds(review: Element, itemprop: string, words: ReadonlySet<string>): boolean {
+  return elementsWithAttribute(review, ['class', 'itemprop']).some((element) =>
+    element.getAttribute('itemprop')?.trim() === itemprop || classWords(element).some((word) => words.has(word)));
+}
 
 /**
  * The children of `parent` that are reviews with something to say, alike in their markup (one review's title and

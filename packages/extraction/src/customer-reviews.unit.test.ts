@@ -1,7 +1,7 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from './article.ts';
-import { removeCustomerReviews } from './customer-reviews.ts';
+import { removeCustomerReviews, reviewsToRemove } from './customer-reviews.ts';
 
 const URL_ = 'https://shop.example.com/p/trail-kettle';
 
@@ -41,9 +41,39 @@ describe('removeCustomerReviews (through extractArticle)', () => {
     expect(text).not.toContain('Write a review');
   });
 
-  it('keeps the reviews on a page that states no product (a review site, a forum): they are its content', () => {
+  it("keeps a shop's description on a page that states nothing, when its reviews carry customers' marks", () => {
     const text = textOf(productPage(`<div class="product">${DESCRIPTION}</div>${REVIEWS}`, ''));
-    expect(text).toContain('boiled water for two');
+    expect(text).toContain('A titanium kettle');
+    expect(text).not.toContain('boiled water for two');
+  });
+
+  it('keeps the reviews on a page that says they are its content: a review site, an article, a discussion', () => {
+    const page = (head: string, title = 'Trail Kettle 1.2 L') =>
+      productPage(`<div class="product">${DESCRIPTION}</div>${REVIEWS}`, head).replace('<title>Trail Kettle 1.2 L</title>', `<title>${title}</title>`);
+    for (const html of [
+      page('', 'Trail Kettle 1.2 L: 212 customer reviews'),
+      page('<meta property="og:type" content="article">'),
+      page(`<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Kettles"}</script>`),
+    ]) {
+      expect(textOf(html)).toContain('boiled water for two');
+    }
+  });
+});
+
+describe('reviewsToRemove', () => {
+  const page = { oneProduct: false, article: false, discussion: false, title: 'Trail Kettle 1.2 L' };
+
+  it('takes every run from a page of one product, and only runs marked as customers\' from a page that states nothing', () => {
+    expect(reviewsToRemove({ ...page, oneProduct: true })).toBe('every');
+    expect(reviewsToRemove({ ...page, oneProduct: true, title: 'Trail Kettle reviews' })).toBe('every');
+    expect(reviewsToRemove(page)).toBe('marked');
+  });
+
+  it('takes none from an article, a discussion, or a page whose title names reviews', () => {
+    expect(reviewsToRemove({ ...page, article: true })).toBeNull();
+    expect(reviewsToRemove({ ...page, discussion: true })).toBeNull();
+    expect(reviewsToRemove({ ...page, title: 'Trail Kettle: 212 Reviews' })).toBeNull();
+    expect(reviewsToRemove({ ...page, title: 'Kettle review: the Trail 1.2 L' })).toBeNull();
   });
 });
 
@@ -83,5 +113,32 @@ describe('removeCustomerReviews', () => {
     const together = root(`<div class="reviews-and-details">${DESCRIPTION}<div>${['Ana', 'Bo', 'Cy'].map(review).join('')}</div></div>`);
     removeCustomerReviews(together);
     expect(together.textContent).toContain('A titanium kettle');
+  });
+  describe("with 'marked': only reviews that carry a customer's marks", () => {
+    /** An editor's review of one product in a round-up: a score, no reviewer. */
+    const editorial = (name: string) => `<div class="product-review"><h3>${name}: best for small kitchens</h3>
+      <div class="score">Overall score 4.5/5</div><p>We tested the ${name} for three weeks. It boils a litre in four
+      minutes, its handle stays cool and its lid seals well, though its spout drips when the kettle is full.</p></div>`;
+
+    it("removes reviews with a helpful vote, a verified purchase, or a rating beside the reviewer's name", () => {
+      const voted = (name: string, i: number) => review(name, i).replace('<span class="review-author">', '<span>12 people found this helpful</span><span>');
+      const verified = (name: string, i: number) => review(name, i).replace('review-stars', 'review-head').replace('<span class="review-author">', '<span>Verified Purchase</span><span>');
+      for (const make of [voted, verified, review]) {
+        const body = root(`<div>${DESCRIPTION}</div><div class="reviews-list">${['Ana', 'Bo', 'Cy'].map(make).join('')}</div>`);
+        expect(removeCustomerReviews(body, 'marked')).toBe(true);
+        expect(body.textContent).not.toContain('boiled water for two');
+      }
+    });
+
+    it("keeps an editor's reviews of products (a score, no reviewer) and reviews with a rating but no reviewer", () => {
+      const editorials = root(`<h1>The best travel kettles</h1><div class="entry-content">${['Trail', 'Summit', 'Ridge'].map(editorial).join('')}</div>`);
+      expect(removeCustomerReviews(editorials, 'marked')).toBe(false);
+      const unnamed = ['Ana', 'Bo', 'Cy'].map((name, i) => review(name, i).replace('class="review-author"', 'class="review-date"'));
+      const body = root(`<div>${DESCRIPTION}</div><div class="reviews-list">${unnamed.join('')}</div>`);
+      expect(removeCustomerReviews(body, 'marked')).toBe(false);
+      expect(body.textContent).toContain('boiled water for two');
+      // The same editor's reviews go from a page that states it offers one product.
+      expect(removeCustomerReviews(editorials)).toBe(true);
+    });
   });
 });
