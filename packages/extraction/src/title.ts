@@ -124,8 +124,9 @@ const MAX_SEGMENTS = 8;
  * category or a department as well ("Amazon.com: Wireless Headphones … : Electronics", "Apple AirPods Pro: Amazon.co.uk:
  * Electronics & Photo"), on either side: `withoutSiteName` takes off one name at one end, not a name and a category.
  * The heading must fill whole segments, in the title's own words (its case, its punctuation), and be the longer part,
- * in words and in letters; the rest must name the site (a logo's `<h1>` is shorter than the headline beside it,
- * "Python" is not the headline of "Python: the good parts", and "Best Sellers: Electronics" names no site).
+ * in words and in letters; the rest must name the site, or be a section and a name after the heading (a logo's `<h1>`
+ * is shorter than the headline beside it, "Python" is not the headline of "Python: the good parts", and "Best
+ * Sellers: Electronics" names no site).
  */
 export function headlineInTitle(title: string, headings: string[], siteNames: (string | null)[]): string | null {
   const namesSite = siteNamer(siteNames);
@@ -135,22 +136,25 @@ export function headlineInTitle(title: string, headings: string[], siteNames: (s
   const segments = parts.filter((_, index) => index % 2 === 0);
   // Every run of segments is tried: a title of more than a few is not a headline with its site's name.
   if (segments.length > MAX_SEGMENTS) return null;
-  const found: Array<{ headline: string; rest: string[] }> = [];
+  const found: Array<{ headline: string; rest: string[]; first: boolean }> = [];
   for (let from = 0; from < segments.length; from++) {
     for (let to = from + 1; to <= segments.length; to++) {
       if (from === 0 && to === segments.length) continue;
       const headline = parts.slice(from * 2, to * 2 - 1).join('');
-      if (heads.has(compact(headline))) found.push({ headline, rest: [...segments.slice(0, from), ...segments.slice(to)] });
+      if (heads.has(compact(headline))) found.push({ headline, rest: [...segments.slice(0, from), ...segments.slice(to)], first: from === 0 });
     }
   }
   // Two headings of the page in one title (a documentation page's topic and its manual's name, both `<h1>`): which
   // one is the headline is not the title's to say.
   if (found.length !== 1) return null;
-  const { headline, rest } = found[0]!;
+  const { headline, rest, first } = found[0]!;
   const restText = rest.join(' ');
   const longer = words(headline) > words(restText) && compact(headline).length > compact(restText).length;
   const names = new Set(rest.filter(namesSite).map(compact));
-  if (!longer || names.size === 0) return null;
+  // A title that opens with the heading and closes with two short segments is "Headline - Section | Site" whatever the
+  // site calls itself there ("Using the Fetch API - Web APIs | MDN", a name neither stated nor in the host).
+  const sectioned = first && rest.length >= 2 && rest.every((segment) => words(segment) <= MAX_SITE_WORDS);
+  if (!longer || (names.size === 0 && !sectioned)) return null;
   // A heading that carries the site's name itself ("Headline – Site", titled "Headline – Site - Site") loses it: only
   // the name the title repeats beside it, never a brand the heading starts with ("Nintendo Switch - OLED Model").
   const inner = splitKeepingSeparators(headline.trim());

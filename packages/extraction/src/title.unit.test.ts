@@ -83,6 +83,16 @@ describe('headlineInTitle: the page\'s heading inside a title that adds the site
       ['Harbour Pottery', null])).toBe('White Speckle Stoneware Mug');
   });
 
+  it('is the heading that opens a title closed by a section and a name the page states nowhere else', () => {
+    expect(headlineInTitle('Using the Fetch API - Web APIs | MDN', ['Using the Fetch API'], [null, 'developer.mozilla.org']))
+      .toBe('Using the Fetch API');
+    // One short segment after the heading may be its subtitle; a heading that is not the longer part is not the headline.
+    expect(headlineInTitle('Using the Fetch API - Web APIs', ['Using the Fetch API'], [null, 'developer.mozilla.org'])).toBeNull();
+    expect(headlineInTitle('Fetch - Web APIs and more | MDN', ['Fetch'], [null, 'developer.mozilla.org'])).toBeNull();
+    // The heading in the middle of the title: which side is the site's is not said.
+    expect(headlineInTitle('Web APIs | Using the Fetch API | MDN', ['Using the Fetch API'], [null, 'developer.mozilla.org'])).toBeNull();
+  });
+
   it('leaves out the site\'s name the heading carries as well, but not a brand it starts with', () => {
     expect(headlineInTitle('Best UK Art Exhibitions 2025 – Artlyst - Artlyst', ['Best UK Art Exhibitions 2025 – Artlyst'],
       ['Artlyst', 'artlyst.com'])).toBe('Best UK Art Exhibitions 2025');
