@@ -211,7 +211,10 @@ function opening(text: string): string {
   return lowerCaseWords(line).slice(0, 8).join(' ');
 }
 
-/** A parsed page made ready for Readability: streamed segments placed, lazy images resolved, captions and bylines seen to. */
+/**
+ * A parsed page made ready for Readability: streamed segments placed, lazy images resolved, customers' reviews removed
+ * where `reviews` says, captions and bylines seen to.
+ */
 function readyForReadability(
   document: Document, stash: ReturnType<typeof stashDataUrls>, segmentPlaces: ReadonlyMap<string, string> | null, reviews: ReviewsToRemove,
 ): Prepared {

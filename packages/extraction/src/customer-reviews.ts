@@ -92,9 +92,9 @@ const isTestimonials = (element: Element) => classWords(element).some((word) => 
 /**
  * What a shop prints on its customers' reviews and an editor's review of a product does not carry: a vote on how
  * helpful it was, a verified purchase, or a rating beside the reviewer's name. An editor's review has a score but no
- * reviewer in it (the article's author is named once, above it).
+ * reviewer in it (the article's author is named once, above it). No word boundary after the words: a review's text
+ * runs its parts together ("found this helpfulAna").
  */
-// No word boundary after them: a review's text runs its parts together ("found this helpfulAna").
 const CUSTOMER_MARKS = /\bhelpful|\bverified (?:purchase|buyer|owner)/i;
 const RATING_WORDS = new Set(['rating', 'stars', 'star']);
 const REVIEWER_WORDS = new Set(['author', 'reviewer', 'user', 'customer']);
