@@ -84,11 +84,12 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   const product = statesOneProduct(stated);
   const openGraph = openGraphArticle(stated);
   const article = statesArticle(stated);
-  const reviews = reviewsToRemove({ oneProduct: product, article: article || openGraph, discussion: statesDiscussion(stated), title: document.title });
+  const pageTitle = document.title;
+  // A page stating an article (`statesArticle`) states it by its og:type too.
+  const reviews = reviewsToRemove({ oneProduct: product, article: openGraph, discussion: statesDiscussion(stated), title: pageTitle });
   const prepared = readyForReadability(document, stash, segmentPlaces, reviews);
   const region = mainRegionOf(document);
   const entries = repeatedBlocksOf(document);
-  const pageTitle = document.title;
 
   // Readability's conditional cleaning takes what reads like an aside out of an article: a block of links, of images,
   // a teaser. A page made of a run of like blocks that does not say it is an article (a topic's list of stories, a

@@ -42,6 +42,7 @@ const MAX_AROUND_SHARE = 1;
  */
 export type ReviewsToRemove = 'every' | 'marked' | null;
 
+/** `article`: the page's `og:type` says article, as every page stating an article does. */
 export function reviewsToRemove(page: { oneProduct: boolean; article: boolean; discussion: boolean; title: string }): ReviewsToRemove {
   if (page.oneProduct) return 'every';
   if (page.article || page.discussion || REVIEWS_TITLE.test(page.title)) return null;
