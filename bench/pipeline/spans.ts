@@ -30,21 +30,37 @@ interface ExportedSpan {
   service: string;
 }
 
+/** The spans of one OTLP/HTTP JSON export, with the service each came from; null when the body is not that JSON. */
+function spansOf(body: Buffer): ExportedSpan[] | null {
+  let parsed: {
+    resourceSpans?: Array<{ resource?: { attributes?: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans?: Array<{ spans?: ExportedSpan[] }> }>;
+  };
+  try {
+    parsed = JSON.parse(body.toString()) as typeof parsed;
+  } catch {
+    return null;
+  }
+  const found: ExportedSpan[] = [];
+  for (const resource of parsed.resourceSpans ?? []) {
+    const service = resource.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '?';
+    for (const scope of resource.scopeSpans ?? []) for (const span of scope.spans ?? []) found.push({ ...span, service });
+  }
+  return found;
+}
+
 /** The collector stand-in: keeps the spans exported while `keeping` is set. */
 const spans: ExportedSpan[] = [];
 let keeping = false;
+/** Exports that were not OTLP JSON (an exporter that ignored OTEL_EXPORTER_OTLP_PROTOCOL): the run fails on them. */
+let unreadable = 0;
 const sink = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     if (keeping) {
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as {
-        resourceSpans?: Array<{ resource?: { attributes?: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans?: Array<{ spans?: ExportedSpan[] }> }>;
-      };
-      for (const resource of body.resourceSpans ?? []) {
-        const service = resource.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '?';
-        for (const scope of resource.scopeSpans ?? []) for (const span of scope.spans ?? []) spans.push({ ...span, service });
-      }
+      const exported = spansOf(Buffer.concat(chunks));
+      if (exported) spans.push(...exported);
+      else unreadable++;
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
@@ -84,6 +100,7 @@ try {
     }
     await new Promise((r) => setTimeout(r, 2000)); // the last batches of spans leave within the export delay
     keeping = false;
+    if (unreadable > 0) throw new Error(`${unreadable} trace exports were not OTLP JSON: the exporter did not take OTEL_EXPORTER_OTLP_PROTOCOL=http/json`);
 
     // Each call's spans, placed against its root (the API's request span); a name seen twice in a trace is numbered.
     const traces = new Map<string, ExportedSpan[]>();
