@@ -2,7 +2,8 @@
 // marks are the events' own timestamps in whole milliseconds. Every app of one stack exports its spans (OTLP/HTTP
 // JSON) to a sink in this process; after warm-up, sync calls are made in turn; each span of a call is placed by its
 // start relative to the call's request span and by its duration.
-// Run: node bench/pipeline/spans.ts   (BENCH_OUTPUT, BENCH_WARMUP, BENCH_CALLS as probe.ts)
+// Run: node bench/pipeline/spans.ts   (BENCH_OUTPUT: the calls' output, html by default, no file downloaded;
+// BENCH_WARMUP, BENCH_CALLS: the calls before and during the measure)
 //
 // A span that starts a process's part of a trace (the renderer's run, the projector's step) takes its start from
 // Date.now() in OpenTelemetry's SDK, whole milliseconds; durations, and the starts of spans under it, are timed finely.
