@@ -17,6 +17,7 @@ import { startLocalInfra } from '../../infra/local.ts';
 import { Stack } from '../../tests/support/stack.ts';
 import { sampleArticle } from './markdown.ts';
 import { keptAliveClient, keyedJson } from '../http-client.ts';
+import { mean, median } from '../stats.ts';
 
 const WARM = Number(process.env.BENCH_WARMUP ?? 1000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
@@ -70,11 +71,8 @@ await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
 const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
 
 const ms = (ns: bigint) => Number(ns) / 1e6;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const middleMean = (xs: number[]) => {
-  const kept = [...xs].sort((a, b) => a - b).slice(Math.floor(xs.length * 0.1), Math.ceil(xs.length * 0.9));
-  return kept.reduce((a, b) => a + b, 0) / kept.length;
-};
+/** The mean of the middle 80 % of `xs`. */
+const middleMean = (xs: number[]) => mean([...xs].sort((a, b) => a - b).slice(Math.floor(xs.length * 0.1), Math.ceil(xs.length * 0.9)));
 
 const infra = await startLocalInfra({ stateDir: resolve('.folio/bench'), ports: BENCH_PORTS, s3: false, log: () => {} });
 try {
@@ -105,7 +103,11 @@ try {
 
     // Each call's spans, placed against its root (the API's request span); a name seen twice in a trace is numbered.
     const traces = new Map<string, ExportedSpan[]>();
-    for (const span of spans) traces.set(span.traceId, [...(traces.get(span.traceId) ?? []), span]);
+    for (const span of spans) {
+      const trace = traces.get(span.traceId);
+      if (trace) trace.push(span);
+      else traces.set(span.traceId, [span]);
+    }
     const placed = new Map<string, { starts: number[]; durations: number[] }>();
     for (const trace of traces.values()) {
       const root = trace.find((s) => !s.parentSpanId);
@@ -116,10 +118,11 @@ try {
         const name = `${span.service}: ${span.name}`;
         const nth = (seen.get(name) ?? 0) + 1;
         seen.set(name, nth);
-        const row = placed.get(nth > 1 ? `${name} (${nth})` : name) ?? { starts: [], durations: [] };
+        const key = nth > 1 ? `${name} (${nth})` : name;
+        const row = placed.get(key) ?? { starts: [], durations: [] };
         row.starts.push(ms(BigInt(span.startTimeUnixNano) - origin));
         row.durations.push(ms(BigInt(span.endTimeUnixNano) - BigInt(span.startTimeUnixNano)));
-        placed.set(nth > 1 ? `${name} (${nth})` : name, row);
+        placed.set(key, row);
       }
     }
     console.log(`${CALLS} sync markdown→${OUTPUT} calls in turn after ${WARM} to warm, every app tracing: client p50 ${median(latencies).toFixed(2)} ms.`);
