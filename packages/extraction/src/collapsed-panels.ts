@@ -1,4 +1,5 @@
 import { closestNamed, elementsWithAttribute, isHidden, tagSet, withoutHidingStyle } from './elements.ts';
+import { nonSpace } from './text-measure.ts';
 
 /**
  * Opens the page's collapsed panels: an accordion's answers, a tab set's other tabs. A reader opens them with a
@@ -10,10 +11,17 @@ import { closestNamed, elementsWithAttribute, isHidden, tagSet, withoutHidingSty
  * disclosure button names in `aria-controls` (a button that says whether it is expanded, or a tab). A button that
  * opens a menu or a listbox (`aria-haspopup`) is not a disclosure, and panels in the page's frame (navigation,
  * header, footer: a mega-menu's columns) stay as they are; the furniture rules deal with those.
+ *
+ * A panel opened this way keeps its header: in ARIA's accordion pattern the disclosure button is the whole text of a
+ * heading (`<h3><button aria-expanded aria-controls>Can I return it?</button></h3>`), the question an FAQ's answer
+ * answers. Readability and the furniture rules drop every button, a control no document has, which left the
+ * answers without their questions; such a button is unwrapped, so the heading holds its text, where its panel holds
+ * an answer (a question alone would be a heading over nothing).
  */
 export function openCollapsedPanels(body: Element): void {
   const document = body.ownerDocument;
   const panels = new Set<Element>();
+  const headers = new Map<Element, Element>();
   for (const element of elementsWithAttribute(body, ['aria-controls', 'role'])) {
     const role = element.getAttribute('role')?.trim().toLowerCase();
     if (role === 'tabpanel') {
@@ -26,7 +34,10 @@ export function openCollapsedPanels(body: Element): void {
     if (closestNamed(element, FRAME)) continue;
     for (const id of controls.split(/\s+/)) {
       const panel = id ? document.getElementById(id) : null;
-      if (panel && body.contains(panel)) panels.add(panel);
+      if (panel && body.contains(panel)) {
+        panels.add(panel);
+        if (!headers.has(panel)) headers.set(panel, element);
+      }
     }
   }
   for (const panel of panels) {
@@ -38,7 +49,21 @@ export function openCollapsedPanels(body: Element): void {
     if (panel.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true') panel.removeAttribute('aria-hidden');
     const style = panel.getAttribute('style');
     if (style) panel.setAttribute('style', withoutHidingStyle(style));
+    const header = headers.get(panel);
+    // Only for an answer that is there: a panel a script fills when it opens (Radix renders none until then) is empty.
+    if (header && isHeadingsWholeText(header) && nonSpace(panel.textContent ?? '') > 0) header.replaceWith(...Array.from(header.childNodes));
   }
+}
+
+const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
+
+/** A button that is all of the text of the heading it sits in: the accordion's header, not a control beside one. */
+function isHeadingsWholeText(button: Element): boolean {
+  if (button.localName !== 'button') return false;
+  const heading = closestNamed(button, HEADINGS);
+  if (!heading) return false;
+  const own = nonSpace(button.textContent ?? '');
+  return own > 0 && own === nonSpace(heading.textContent ?? '');
 }
 
 function withinClosed(panel: Element, body: Element): boolean {

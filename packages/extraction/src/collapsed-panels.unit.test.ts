@@ -32,6 +32,29 @@ describe('openCollapsedPanels', () => {
     }
   });
 
+  it('keeps each question above its answer: the button that is all of a heading becomes its text', () => {
+    const article = extractArticle(faq((answer, i) => `<div id="answer-${i}" hidden><p>${answer}</p></div>`), { url: 'https://example.org/faq' });
+    ANSWERS.forEach((answer, i) => {
+      expect(article.contentHtml).toMatch(new RegExp(`<h3[^>]*>Question ${i + 1}</h3>`));
+      expect(article.text.indexOf(`Question ${i + 1}`)).toBeLessThan(article.text.indexOf(answer));
+    });
+    expect(article.contentHtml).not.toContain('<button');
+  });
+
+  it('unwraps no button beside a heading, nor one whose panel a script has not filled', () => {
+    const document = parseDocument(`<body>
+      <h3 id="beside">Delivery <button aria-expanded="false" aria-controls="p1">Show</button></h3><div id="p1" hidden><p>Two days.</p></div>
+      <h3 id="empty"><button aria-expanded="false" aria-controls="p2">Can I return it?</button></h3><div id="p2" hidden></div>
+      <h3 id="whole"><button aria-expanded="false" aria-controls="p3">Is there a warranty?</button></h3><div id="p3" hidden><p>Five years.</p></div>
+      </body>`, null);
+    openCollapsedPanels(document.body);
+    expect(document.querySelector('#beside button')).not.toBeNull();
+    expect(document.querySelector('#empty button')).not.toBeNull();
+    expect(document.querySelector('#whole button')).toBeNull();
+    expect(document.getElementById('whole')!.textContent).toBe('Is there a warranty?');
+    expect(document.getElementById('p1')!.hasAttribute('hidden')).toBe(false);
+  });
+
   it("opens a tab set's hidden tabs", () => {
     const document = parseDocument(`<body><div role="tablist"><button role="tab" aria-controls="t1">One</button></div>
       <div role="tabpanel" id="t1" hidden>First</div><div role="tabpanel" aria-hidden="true">Second</div></body>`, null);
