@@ -82,10 +82,18 @@ export function classWords(element: Element): string[] {
   return raw
     .split(/\s+/)
     .filter((token) => !token.includes(':'))
-    .map((token) => token.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean))
+    .map((token) => token.replace(CSS_MODULE_HASH, '$1').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean))
     .filter((words) => words.length < 2 || !STATE_PREFIXES.has(words[0]!))
     .flat();
 }
+
+/**
+ * A CSS module's class, as bundlers write it (`[file]_[name]__[hash]`: `AccordionTextItem_item__adF2E`,
+ * `FAQ_accordionButton__P4v3H`): the hash is letters and digits at random, and read as words it names furniture now
+ * and then (`adF2E` is the word "ad", and took an FAQ's every answer with it). The hash holds a capital or a digit,
+ * which a BEM element (`card__title`) does not, and follows a file's and a name's parts.
+ */
+const CSS_MODULE_HASH = /^([A-Za-z][A-Za-z0-9-]*_[A-Za-z0-9-]+)__(?=[A-Za-z0-9_-]*[A-Z0-9])[A-Za-z0-9_-]{4,8}$/;
 
 /** First words of a class naming what the element lacks or hides rather than what it is. */
 const STATE_PREFIXES = new Set(['no', 'not', 'non', 'hide', 'without']);

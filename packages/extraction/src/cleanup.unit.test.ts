@@ -217,6 +217,16 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(classWords(element)).toEqual(['has', 'menu', 'post']);
   });
 
+  it("reads no furniture word into a CSS module's hash, and still reads BEM's parts", () => {
+    const answer = 'Most of the cost is covered by the state resilience grant, and the town pays the rest from its reserve.';
+    const { text } = extract(`${prose(3)}<details open class="AccordionTextItem_item__adF2E"><summary>Who pays for the wall?</summary>
+      <p>${answer}</p></details>${prose(3, 3)}`);
+    expect(text).toContain(answer);
+    const words = (names: string) => classWords(new JSDOM(`<div class="${names}"></div>`).window.document.querySelector('div')!);
+    expect(words('AccordionTextItem_item__adF2E FAQ_accordionButton__P4v3H')).toEqual(['accordion', 'text', 'item', 'item', 'faq', 'accordion', 'button']);
+    expect(words('share__ad card__title')).toEqual(['share', 'ad', 'card', 'title']);
+  });
+
   it('removes a tab list of labels, and keeps one that holds its panels of prose (an FAQ in tabs)', () => {
     const tabs = `<div role="tablist"><a role="tab" href="#a">Schedule</a> <a role="tab" href="#b">Costs</a></div>`;
     const faq = `<div role="tablist"><div class="faq"><h3>Who pays for the wall?</h3>
