@@ -1,5 +1,5 @@
 import { closestNamed, elementsWithAttribute, isHidden, tagSet, withoutHidingStyle } from './elements.ts';
-import { nonSpace } from './text-measure.ts';
+import { textLength } from './text-measure.ts';
 
 /**
  * Opens the page's collapsed panels: an accordion's answers, a tab set's other tabs. A reader opens them with a
@@ -51,7 +51,7 @@ export function openCollapsedPanels(body: Element): void {
     if (style) panel.setAttribute('style', withoutHidingStyle(style));
     const header = headers.get(panel);
     // Only for an answer that is there: a panel a script fills when it opens (Radix renders none until then) is empty.
-    if (header && isHeadingsWholeText(header) && nonSpace(panel.textContent ?? '') > 0) header.replaceWith(...Array.from(header.childNodes));
+    if (header && isHeadingsWholeText(header) && textLength(panel) > 0) header.replaceWith(...Array.from(header.childNodes));
   }
 }
 
@@ -62,8 +62,8 @@ function isHeadingsWholeText(button: Element): boolean {
   if (button.localName !== 'button') return false;
   const heading = closestNamed(button, HEADINGS);
   if (!heading) return false;
-  const own = nonSpace(button.textContent ?? '');
-  return own > 0 && own === nonSpace(heading.textContent ?? '');
+  const own = textLength(button);
+  return own > 0 && own === textLength(heading);
 }
 
 function withinClosed(panel: Element, body: Element): boolean {
