@@ -1,4 +1,4 @@
-import { closestNamed, elementsWithAttribute, isHidden, tagSet, withoutHidingStyle } from './elements.ts';
+import { closestNamed, elementsNamed, elementsWithAttribute, firstNamed, isHidden, tagSet, withoutHidingStyle } from './elements.ts';
 import { textLength } from './text-measure.ts';
 
 /**
@@ -14,9 +14,10 @@ import { textLength } from './text-measure.ts';
  *
  * A panel opened this way keeps its header: in ARIA's accordion pattern the disclosure button is the whole text of a
  * heading (`<h3><button aria-expanded aria-controls>Can I return it?</button></h3>`), the question an FAQ's answer
- * answers. Readability and the furniture rules drop every button, a control no document has, which left the
- * answers without their questions; such a button is unwrapped, so the heading holds its text, where its panel holds
- * an answer (a question alone would be a heading over nothing).
+ * answers; many pages put the heading in the button instead. Readability and the furniture rules drop every button,
+ * a control no document has, which left the answers without their questions; such a button is unwrapped, so the
+ * heading holds its text, where its panel holds an answer (a question alone would be a heading over nothing). A
+ * button that names no panel is a question where the element after it holds text and is not another question.
  */
 export function openCollapsedPanels(body: Element): void {
   const document = body.ownerDocument;
@@ -51,19 +52,47 @@ export function openCollapsedPanels(body: Element): void {
     if (style) panel.setAttribute('style', withoutHidingStyle(style));
     const header = headers.get(panel);
     // Only for an answer that is there: a panel a script fills when it opens (Radix renders none until then) is empty.
-    if (header && isHeadingsWholeText(header) && textLength(panel) > 0) header.replaceWith(...Array.from(header.childNodes));
+    if (header && textLength(panel) > 0) keepQuestion(header);
+  }
+  // An accordion whose script finds its panels itself names none: its answer is what follows the question.
+  for (const button of elementsNamed(body, BUTTONS)) {
+    if (!button.isConnected || button.hasAttribute('aria-controls') || button.hasAttribute('aria-haspopup') || closestNamed(button, FRAME)) continue;
+    const heading = questionHeading(button);
+    const answer = heading && (heading.contains(button) ? heading : button).nextElementSibling;
+    if (answer && isAnswer(answer)) keepQuestion(button);
   }
 }
 
-const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
+/** Text after a question, and not the next question: a row of tab headings (`<h2><button>Specs</button></h2>` × 4) is not. */
+function isAnswer(element: Element): boolean {
+  return !HEADINGS.has(element.localName) && !firstNamed(element, HEADINGS) && textLength(element) > 0;
+}
 
-/** A button that is all of the text of the heading it sits in: the accordion's header, not a control beside one. */
-function isHeadingsWholeText(button: Element): boolean {
-  if (button.localName !== 'button') return false;
-  const heading = closestNamed(button, HEADINGS);
-  if (!heading) return false;
+/**
+ * Unwraps a disclosure button that is all of a heading's text, whether it sits in the heading (ARIA's pattern) or
+ * holds it (`<button><h3>Can I return it?</h3></button>`, common though a heading is not a button's content). The
+ * heading's class goes too: it names the accordion's parts (`accordion__header`), and Readability and the furniture
+ * rules would read "header" in it and drop the question they were kept for.
+ */
+function keepQuestion(button: Element): void {
+  const heading = questionHeading(button);
+  if (!heading) return;
+  heading.removeAttribute('class');
+  button.replaceWith(...Array.from(button.childNodes));
+}
+
+const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
+const BUTTONS = tagSet('button');
+
+/** The heading a button is all of, around it or inside it: the accordion's header, not a control beside one. */
+function questionHeading(button: Element): Element | null {
+  if (button.localName !== 'button') return null;
   const own = textLength(button);
-  return own > 0 && own === textLength(heading);
+  if (own === 0) return null;
+  const around = closestNamed(button, HEADINGS);
+  if (around) return textLength(around) === own ? around : null;
+  const inside = firstNamed(button, HEADINGS);
+  return inside && textLength(inside) === own ? inside : null;
 }
 
 function withinClosed(panel: Element, body: Element): boolean {

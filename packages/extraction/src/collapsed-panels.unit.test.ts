@@ -10,12 +10,14 @@ const ANSWERS = [
   'Every kettle carries a five-year warranty that covers the handle, the lid and the welded seams of the body.',
 ];
 
-const faq = (panel: (answer: string, i: number) => string) => `<!DOCTYPE html>
+const ariaHeader = (i: number) => `<h3><button aria-expanded="false" aria-controls="answer-${i}">Question ${i + 1}</button></h3>`;
+
+const faq = (panel: (answer: string, i: number) => string, header = ariaHeader) => `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>Questions - Example</title></head><body>
 <header><nav><a href="/">Home</a> <a href="/shop">Shop</a></nav></header>
 <main><h1>Questions we are asked</h1>${prose(2)}
 ${ANSWERS.map((answer, i) => `<div class="accordion-item">
-  <h3><button aria-expanded="false" aria-controls="answer-${i}">Question ${i + 1}</button></h3>
+  ${header(i)}
   ${panel(answer, i)}</div>`).join('\n')}
 </main><footer><p>© Example Ltd.</p></footer></body></html>`;
 
@@ -39,6 +41,32 @@ describe('openCollapsedPanels', () => {
       expect(article.text.indexOf(`Question ${i + 1}`)).toBeLessThan(article.text.indexOf(answer));
     });
     expect(article.contentHtml).not.toContain('<button');
+  });
+
+  it('keeps the question however the accordion marks its header up', () => {
+    const headers = [
+      // The heading in the button, and the heading's class naming the accordion's header (Readability's "unlikely").
+      (i: number) => `<button aria-expanded="false" aria-controls="answer-${i}"><div class="label"><h3 class="accordion__header">Question ${i + 1}</h3></div></button>`,
+      (i: number) => `<h3 class="cdr-accordion__header"><button aria-expanded="false" aria-controls="answer-${i}"><span>Question ${i + 1}</span></button></h3>`,
+      // No ARIA at all: the script finds the panel itself, and the answer is what follows the question.
+      (i: number) => `<h3 class="rc-accordion-header"><button class="rc-accordion-button">Question ${i + 1}</button></h3>`,
+    ];
+    for (const header of headers) {
+      const article = extractArticle(faq((answer, i) => `<div id="answer-${i}"><p>${answer}</p></div>`, header), { url: 'https://example.org/faq' });
+      ANSWERS.forEach((answer, i) => {
+        expect(article.contentHtml).toMatch(new RegExp(`<h3[^>]*>(<span>)?Question ${i + 1}(</span>)?</h3>`));
+        expect(article.text.indexOf(`Question ${i + 1}`)).toBeLessThan(article.text.indexOf(answer));
+      });
+    }
+  });
+
+  it('unwraps no button that names no panel where a question follows it rather than an answer', () => {
+    const document = parseDocument(`<body><div id="tabs">
+      <h2><button>Specs and compatibility</button></h2><h2><button>In the box</button></h2><h2><button>Support</button></h2>
+      </div><h3 id="last"><button>Materials</button></h3></body>`, null);
+    openCollapsedPanels(document.body);
+    expect(document.querySelectorAll('#tabs button')).toHaveLength(3);
+    expect(document.querySelector('#last button')).not.toBeNull();
   });
 
   it('unwraps no button beside a heading, nor one whose panel a script has not filled', () => {
