@@ -83,16 +83,24 @@ function keepQuestion(button: Element): void {
 
 const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 const BUTTONS = tagSet('button');
+const ICONS = tagSet('svg');
 
 /** The heading a button is all of, around it or inside it: the accordion's header, not a control beside one. */
 function questionHeading(button: Element): Element | null {
   if (button.localName !== 'button') return null;
-  const own = textLength(button);
+  const own = shownTextLength(button);
   if (own === 0) return null;
   const around = closestNamed(button, HEADINGS);
-  if (around) return textLength(around) === own ? around : null;
+  if (around) return shownTextLength(around) === own ? around : null;
   const inside = firstNamed(button, HEADINGS);
-  return inside && textLength(inside) === own ? inside : null;
+  return inside && shownTextLength(inside) === own ? inside : null;
+}
+
+/** Text less an icon's: an SVG's `<title>` ("Open accordion") names the chevron beside the question, for a screen reader. */
+function shownTextLength(element: Element): number {
+  let length = textLength(element);
+  for (const icon of elementsNamed(element, ICONS)) if (!closestNamed(icon.parentElement!, ICONS)) length -= textLength(icon);
+  return length;
 }
 
 function withinClosed(panel: Element, body: Element): boolean {

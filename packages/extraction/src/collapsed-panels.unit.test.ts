@@ -47,6 +47,8 @@ describe('openCollapsedPanels', () => {
     const headers = [
       // The heading in the button, and the heading's class naming the accordion's header (Readability's "unlikely").
       (i: number) => `<button aria-expanded="false" aria-controls="answer-${i}"><div class="label"><h3 class="accordion__header">Question ${i + 1}</h3></div></button>`,
+      // The chevron beside the heading names itself for a screen reader: its title is not the button's text.
+      (i: number) => `<button aria-expanded="false" aria-controls="answer-${i}"><h3>Question ${i + 1}</h3><svg role="img"><title>Open accordion</title><path d="M0 0"/></svg></button>`,
       (i: number) => `<h3 class="cdr-accordion__header"><button aria-expanded="false" aria-controls="answer-${i}"><span>Question ${i + 1}</span></button></h3>`,
       // No ARIA at all: the script finds the panel itself, and the answer is what follows the question.
       (i: number) => `<h3 class="rc-accordion-header"><button class="rc-accordion-button">Question ${i + 1}</button></h3>`,
