@@ -19,7 +19,7 @@ import { removeCustomerReviews, reviewsToRemove, type ReviewsToRemove } from './
 import { mayHoldOffScreen, removeOffScreen } from './off-screen.ts';
 import { prepareForReadability, type Prepared } from './prepare.ts';
 import { FastReadability } from './readability.ts';
-import { restoreSectionAnchors } from './section-anchors.ts';
+import { restoreNamesSetAside } from './names-set-aside.ts';
 import { openCollapsedPanels } from './collapsed-panels.ts';
 import { codeLinesAsText, mayHoldCodeLines } from '@folio/dom';
 import { COMMENTS_KEPT_WORDS, entriesRatio, removeCommentSections, repeatedBlocksOf } from './repeated-blocks.ts';
@@ -167,7 +167,7 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
     }
   }
   if (!content) throw new NoArticleError();
-  restoreSectionAnchors(content);
+  restoreNamesSetAside(content);
   // The cards of other products a product page offers go from whatever stood in for its content; words its markup
   // runs together are set apart (once the choice is made: a space more must not tip it).
   const removed = product && removeOtherProducts(content, page.linkedElsewhere);

@@ -104,6 +104,21 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(contentHtml).not.toContain('data-folio');
   });
 
+  it("keeps a heading whose own names read like the page's frame to Readability; its section's names still decide", () => {
+    // Readability drops an element named `header`, `extra`, `footer`… with all it holds: a rule for containers.
+    const { text, contentHtml } = extract(`<h2>Intro</h2>${prose(3)}
+      <div class="specs"><h2 class="section-header">Specifications</h2>${prose(1, 1)}</div>
+      <h3 class="extra-info__title" id="footer-note">Care and cleaning</h3>${prose(1, 2)}
+      <section class="related-posts"><h2 class="section-header">Related posts</h2><ul><li><a href="/a">Ferry fares rise</a></li>
+      <li><a href="/b">Quay reopens</a></li></ul></section>`);
+    expect(text).toMatch(/^Specifications$/m);
+    expect(text).toMatch(/^Care and cleaning$/m);
+    expect(text).not.toMatch(/Related posts|Ferry fares/);
+    // The names are the headings' again on the content kept.
+    expect(contentHtml).toContain('id="footer-note"');
+    expect(contentHtml).not.toContain('data-folio');
+  });
+
   it('removes a form that posts what a reader writes, and keeps a comment a form without a method wraps', () => {
     const reply = `<form action="/questions/12/answer/submit" method="POST"><h2>Your Answer</h2>
       <h3>Post as a guest</h3><label for="email">Email</label><p>Required, but never shown</p>

@@ -2,6 +2,7 @@ import { classWords, isArticleFurniture, PROTECTED } from './boilerplate.ts';
 import { isCaption, toFigcaption } from './captions.ts';
 import { textLength } from './text-measure.ts';
 import { elementsWithAttribute } from './elements.ts';
+import { setHeadingNamesAside } from './heading-names.ts';
 import { setSectionAnchorsAside } from './section-anchors.ts';
 
 /**
@@ -32,6 +33,7 @@ export function prepareForReadability(document: Document): Prepared {
   if (!body) return prepared;
   const elements = elementsWithAttribute(body, ['class', 'id', 'aria-modal']);
   setSectionAnchorsAside(elements);
+  setHeadingNamesAside(elements);
   removeModals(body, elements);
   for (const element of elements) {
     if (element.localName !== 'blockquote' || !body.contains(element)) continue; // inside a modal removed already
