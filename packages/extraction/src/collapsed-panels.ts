@@ -70,15 +70,12 @@ function isAnswer(element: Element): boolean {
 
 /**
  * Unwraps a disclosure button that is all of a heading's text, whether it sits in the heading (ARIA's pattern) or
- * holds it (`<button><h3>Can I return it?</h3></button>`, common though a heading is not a button's content). The
- * heading's class goes too: it names the accordion's parts (`accordion__header`), and Readability and the furniture
- * rules would read "header" in it and drop the question they were kept for.
+ * holds it (`<button><h3>Can I return it?</h3></button>`, common though a heading is not a button's content). A
+ * heading classed as the accordion's header (`accordion__header`) keeps its question from Readability by
+ * heading-names.ts, as every heading does.
  */
 function keepQuestion(button: Element): void {
-  const heading = questionHeading(button);
-  if (!heading) return;
-  heading.removeAttribute('class');
-  button.replaceWith(...Array.from(button.childNodes));
+  if (questionHeading(button)) button.replaceWith(...Array.from(button.childNodes));
 }
 
 const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
