@@ -8,9 +8,10 @@ import { textLength } from './text-measure.ts';
  * `inert`, an inline `display: none`), and Readability and the region rules drop what is marked hidden.
  *
  * A panel is known by what ARIA says of it, not by its class: an element with `role="tabpanel"`, or one whose id a
- * disclosure button names in `aria-controls` (a button that says whether it is expanded, or a tab). A button that
- * opens a menu or a listbox (`aria-haspopup`) is not a disclosure, and panels in the page's frame (navigation,
- * header, footer: a mega-menu's columns) stay as they are; the furniture rules deal with those.
+ * disclosure button names in `aria-controls` (a button that says whether it is expanded, a tab, or a button that says
+ * it is selected as a tab does: one FAQ marks its questions so). A button that opens a menu or a listbox
+ * (`aria-haspopup`) is not a disclosure, and panels in the page's frame (navigation, header, footer: a mega-menu's
+ * columns) stay as they are; the furniture rules deal with those.
  *
  * A panel opened this way keeps its header: in ARIA's accordion pattern the disclosure button is the whole text of a
  * heading (`<h3><button aria-expanded aria-controls>Can I return it?</button></h3>`), the question an FAQ's answer
@@ -20,7 +21,7 @@ import { textLength } from './text-measure.ts';
  * button that names no panel is a question where the element after it holds text and is not another question.
  */
 export function openCollapsedPanels(body: Element): void {
-  const document = body.ownerDocument;
+  const panelOf = panelFinder(body);
   const panels = new Set<Element>();
   const headers = new Map<Element, Element>();
   for (const element of elementsWithAttribute(body, ['aria-controls', 'role'])) {
@@ -31,11 +32,11 @@ export function openCollapsedPanels(body: Element): void {
     }
     const controls = element.getAttribute('aria-controls');
     if (!controls || element.hasAttribute('aria-haspopup')) continue;
-    if (!element.hasAttribute('aria-expanded') && role !== 'tab') continue;
+    if (!element.hasAttribute('aria-expanded') && role !== 'tab' && !element.hasAttribute('aria-selected')) continue;
     if (closestNamed(element, FRAME)) continue;
     for (const id of controls.split(/\s+/)) {
-      const panel = id ? document.getElementById(id) : null;
-      if (panel && body.contains(panel)) {
+      const panel = id ? panelOf(element, id) : null;
+      if (panel) {
         panels.add(panel);
         if (!headers.has(panel)) headers.set(panel, element);
       }
@@ -61,6 +62,39 @@ export function openCollapsedPanels(body: Element): void {
     const answer = heading && (heading.contains(button) ? heading : button).nextElementSibling;
     if (answer && isAnswer(answer)) keepQuestion(button);
   }
+}
+
+/**
+ * The panel a button names: the element with that id, or, where a template wrote the same id into every item of an
+ * accordion (`aria-controls="id-2-panel"` on each question and `id="id-2-panel"` on each answer), the first one after
+ * the button, which is its own: the page's script finds it by where it sits, and `getElementById` would give every
+ * question the first answer. The ids are gathered once a page, when one turns out to be shared.
+ */
+function panelFinder(body: Element): (button: Element, id: string) => Element | null {
+  let shared: Map<string, Element[]> | null = null;
+  return (button, id) => {
+    const first = body.ownerDocument.getElementById(id);
+    if (!first || !body.contains(first)) return null;
+    shared ??= elementsById(body);
+    const all = shared.get(id);
+    if (!all || all.length < 2) return first;
+    return all.find((element) => (button.compareDocumentPosition(element) & FOLLOWING) !== 0 && !element.contains(button)) ?? first;
+  };
+}
+
+const FOLLOWING = 4; // Node.DOCUMENT_POSITION_FOLLOWING
+
+/** The elements under `body` by id, in document order, for the ids more than one element has. */
+function elementsById(body: Element): Map<string, Element[]> {
+  const byId = new Map<string, Element[]>();
+  for (const element of elementsWithAttribute(body, ['id'])) {
+    const id = element.getAttribute('id')!;
+    const same = byId.get(id);
+    if (same) same.push(element);
+    else byId.set(id, [element]);
+  }
+  for (const [id, same] of byId) if (same.length < 2) byId.delete(id);
+  return byId;
 }
 
 /** Text after a question, and not the next question: a row of tab headings (`<h2><button>Specs</button></h2>` × 4) is not. */

@@ -34,6 +34,21 @@ describe('openCollapsedPanels', () => {
     }
   });
 
+  it('opens each answer where a template gave every item the same id, and each under its own question', () => {
+    const sameId = (i: number) => `<h3><button aria-expanded="false" aria-controls="faq-panel">Question ${i + 1}</button></h3>`;
+    const article = extractArticle(faq((answer) => `<div id="faq-panel" style="display: none;"><p>${answer}</p></div>`, sameId), { url: 'https://example.org/faq' });
+    ANSWERS.forEach((answer, i) => {
+      expect(article.text).toContain(answer);
+      expect(article.text.indexOf(`Question ${i + 1}`)).toBeLessThan(article.text.indexOf(answer));
+    });
+  });
+
+  it('opens a panel whose button says it is selected rather than expanded, as a tab does', () => {
+    const selected = (i: number) => `<h3><button aria-selected="false" aria-controls="answer-${i}">Question ${i + 1}</button></h3>`;
+    const article = extractArticle(faq((answer, i) => `<div id="answer-${i}" aria-expanded="false" style="display: none;"><p>${answer}</p></div>`, selected), { url: 'https://example.org/faq' });
+    for (const answer of ANSWERS) expect(article.text).toContain(answer);
+  });
+
   it('keeps each question above its answer: the button that is all of a heading becomes its text', () => {
     const article = extractArticle(faq((answer, i) => `<div id="answer-${i}" hidden><p>${answer}</p></div>`), { url: 'https://example.org/faq' });
     ANSWERS.forEach((answer, i) => {
