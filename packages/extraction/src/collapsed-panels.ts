@@ -8,10 +8,11 @@ import { textLength } from './text-measure.ts';
  * `inert`, an inline `display: none`), and Readability and the region rules drop what is marked hidden.
  *
  * A panel is known by what ARIA says of it, not by its class: an element with `role="tabpanel"`, or one whose id a
- * disclosure button names in `aria-controls` (a button that says whether it is expanded, a tab, or a button that says
- * it is selected as a tab does: one FAQ marks its questions so). A button that opens a menu or a listbox
- * (`aria-haspopup`) is not a disclosure, and panels in the page's frame (navigation, header, footer: a mega-menu's
- * columns) stay as they are; the furniture rules deal with those.
+ * disclosure names in `aria-controls`: a button, or anything that says whether it is expanded or selected (a tab).
+ * Pages mark a question's state every which way (`aria-expanded`, `aria-selected`, `data-expanded`, a class), so a
+ * button naming a panel is not asked to. A control that opens a menu or a listbox (`aria-haspopup`) is not a
+ * disclosure, and panels in the page's frame (navigation, header, footer: a mega-menu's columns) stay as they are;
+ * the furniture rules deal with those.
  *
  * A panel opened this way keeps its header: in ARIA's accordion pattern the disclosure button is the whole text of a
  * heading (`<h3><button aria-expanded aria-controls>Can I return it?</button></h3>`), the question an FAQ's answer
@@ -32,7 +33,7 @@ export function openCollapsedPanels(body: Element): void {
     }
     const controls = element.getAttribute('aria-controls');
     if (!controls || element.hasAttribute('aria-haspopup')) continue;
-    if (!element.hasAttribute('aria-expanded') && role !== 'tab' && !element.hasAttribute('aria-selected')) continue;
+    if (!isDisclosure(element, role)) continue;
     if (closestNamed(element, FRAME)) continue;
     for (const id of controls.split(/\s+/)) {
       const panel = id ? panelOf(element, id) : null;
@@ -62,6 +63,12 @@ export function openCollapsedPanels(body: Element): void {
     const answer = heading && (heading.contains(button) ? heading : button).nextElementSibling;
     if (answer && isAnswer(answer)) keepQuestion(button);
   }
+}
+
+/** What opens a panel it names: a button, a tab, or anything that says whether it is expanded or selected. */
+function isDisclosure(element: Element, role: string | undefined): boolean {
+  if (element.localName === 'button' || role === 'button' || role === 'tab') return true;
+  return element.hasAttribute('aria-expanded') || element.hasAttribute('aria-selected');
 }
 
 /**

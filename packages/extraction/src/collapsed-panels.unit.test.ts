@@ -43,9 +43,15 @@ describe('openCollapsedPanels', () => {
     });
   });
 
-  it('opens a panel whose button says it is selected rather than expanded, as a tab does', () => {
-    const selected = (i: number) => `<h3><button aria-selected="false" aria-controls="answer-${i}">Question ${i + 1}</button></h3>`;
+  it('opens a panel whose control, not a button, says it is selected rather than expanded, as a tab does', () => {
+    const selected = (i: number) => `<h3><span class="question" aria-selected="false" aria-controls="answer-${i}">Question ${i + 1}</span></h3>`;
     const article = extractArticle(faq((answer, i) => `<div id="answer-${i}" aria-expanded="false" style="display: none;"><p>${answer}</p></div>`, selected), { url: 'https://example.org/faq' });
+    for (const answer of ANSWERS) expect(article.text).toContain(answer);
+  });
+
+  it("opens a panel a button names, whatever attribute keeps the button's state", () => {
+    const dataState = (i: number) => `<button aria-controls="answer-${i}" data-expanded="false" id="q-${i}" type="button"><span>Question ${i + 1}</span></button>`;
+    const article = extractArticle(faq((answer, i) => `<div id="answer-${i}" aria-labelledby="q-${i}" aria-hidden="true" hidden><p>${answer}</p></div>`, dataState), { url: 'https://example.org/faq' });
     for (const answer of ANSWERS) expect(article.text).toContain(answer);
   });
 
