@@ -45,14 +45,13 @@ export function openCollapsedPanels(body: Element): void {
   }
   for (const panel of panels) {
     if (closestNamed(panel, FRAME) || NOT_PANELS.has(panel.getAttribute('role')?.trim().toLowerCase() ?? '')) continue;
-    // A tab set inside something closed (a popover's "how to allow notifications" card) stays closed with it.
-    if (withinClosed(panel, body)) continue;
-    panel.removeAttribute('hidden');
-    panel.removeAttribute('inert');
-    if (panel.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true') panel.removeAttribute('aria-hidden');
-    const style = panel.getAttribute('style');
-    if (style) panel.setAttribute('style', withoutHidingStyle(style));
     const header = headers.get(panel);
+    // The panel and what wraps it alone, below the element it shares with its button: a collapse animation's wrapper
+    // (Chakra's `chakra-collapse`, `display: none` around the panel) closes with it and opens with it.
+    const opened = header ? ownWrappers(panel, header) : [panel];
+    // A tab set inside something closed (a popover's "how to allow notifications" card) stays closed with it.
+    if (withinClosed(opened.at(-1)!, body)) continue;
+    for (const element of opened) open(element);
     // Only for an answer that is there: a panel a script fills when it opens (Radix renders none until then) is empty.
     if (header && textLength(panel) > 0) keepQuestion(header);
   }
@@ -139,6 +138,26 @@ function shownTextLength(element: Element): number {
   let length = textLength(element);
   for (const icon of elementsNamed(element, ICONS)) if (!closestNamed(icon.parentElement!, ICONS)) length -= textLength(icon);
   return length;
+}
+
+/**
+ * A panel and its ancestors that do not hold `button`, innermost first, short of a popover or a dialog: a panel
+ * inside one whose button is outside it is closed with it (`withinClosed`).
+ */
+function ownWrappers(panel: Element, button: Element): Element[] {
+  const own = [panel];
+  for (let at = panel.parentElement; at && !at.contains(button) && !at.hasAttribute('popover') && at.localName !== 'dialog'; at = at.parentElement) {
+    own.push(at);
+  }
+  return own;
+}
+
+function open(element: Element): void {
+  element.removeAttribute('hidden');
+  element.removeAttribute('inert');
+  if (element.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true') element.removeAttribute('aria-hidden');
+  const style = element.getAttribute('style');
+  if (style) element.setAttribute('style', withoutHidingStyle(style));
 }
 
 function withinClosed(panel: Element, body: Element): boolean {

@@ -55,6 +55,15 @@ describe('openCollapsedPanels', () => {
     for (const answer of ANSWERS) expect(article.text).toContain(answer);
   });
 
+  it('opens the wrapper a collapse animation closes around the panel, and not a closed popover beyond it', () => {
+    const wrapped = (answer: string, i: number) => `<div class="collapse" style="overflow: hidden; display: none; height: 0px"><div role="region" id="answer-${i}"><p>${answer}</p></div></div>`;
+    const article = extractArticle(faq(wrapped), { url: 'https://example.org/faq' });
+    for (const answer of ANSWERS) expect(article.text).toContain(answer);
+    const inPopover = (answer: string, i: number) => `<div popover style="display: none"><div role="region" id="answer-${i}"><p>${answer}</p></div></div>`;
+    const closed = extractArticle(faq(inPopover), { url: 'https://example.org/faq' });
+    for (const answer of ANSWERS) expect(closed.text).not.toContain(answer);
+  });
+
   it('keeps each question above its answer: the button that is all of a heading becomes its text', () => {
     const article = extractArticle(faq((answer, i) => `<div id="answer-${i}" hidden><p>${answer}</p></div>`), { url: 'https://example.org/faq' });
     ANSWERS.forEach((answer, i) => {
