@@ -10,7 +10,8 @@ import { textLength } from './text-measure.ts';
  * A panel is known by what ARIA says of it, not by its class: an element with `role="tabpanel"`, or one whose id a
  * disclosure names in `aria-controls`: a button, or anything that says whether it is expanded or selected (a tab).
  * Pages mark a question's state every which way (`aria-expanded`, `aria-selected`, `data-expanded`, a class), so a
- * button naming a panel is not asked to. A control that opens a menu or a listbox (`aria-haspopup`) is not a
+ * button naming a panel is not asked to. Where nothing names the panels, a hidden element right after a heading is
+ * one (`openSectionsUnderHeadings`). A control that opens a menu or a listbox (`aria-haspopup`) is not a
  * disclosure, and panels in the page's frame (navigation, header, footer: a mega-menu's columns) stay as they are;
  * the furniture rules deal with those.
  *
@@ -55,6 +56,7 @@ export function openCollapsedPanels(body: Element): void {
     // Only for an answer that is there: a panel a script fills when it opens (Radix renders none until then) is empty.
     if (header && textLength(panel) > 0) keepQuestion(header);
   }
+  openSectionsUnderHeadings(body);
   // An accordion whose script finds its panels itself names none: its answer is what follows the question.
   for (const button of elementsNamed(body, BUTTONS)) {
     if (!button.isConnected || button.hasAttribute('aria-controls') || button.hasAttribute('aria-haspopup') || closestNamed(button, FRAME)) continue;
@@ -171,3 +173,24 @@ const FRAME = tagSet('nav', 'header', 'footer', 'dialog');
 
 /** Roles of what a button may open that is not a panel of the page's content. */
 const NOT_PANELS = new Set(['menu', 'menubar', 'navigation', 'dialog', 'alertdialog', 'listbox', 'tooltip', 'search', 'banner', 'contentinfo']);
+
+/** What introduces a section: a heading below the title, or a definition list's term. */
+const SECTION_HEADS = tagSet('h2', 'h3', 'h4', 'h5', 'h6', 'dt');
+
+/**
+ * Opens a hidden element that follows a heading: an accordion whose script finds each answer by where it sits names
+ * none (`<h3>Cushioning</h3><div hidden>The midsole…</div>`, a buying guide's sections; an FAQ's answers behind
+ * `display: none`), so ARIA cannot tell it, and its answers are the page's content. A heading over nothing shown
+ * is the sign. The frame's, and what sits inside something closed, stay hidden as above. Measured on WCXB dev: two
+ * pages gain (a product's FAQ, a buying guide), and a forum's description its theme hides under a thread's title
+ * comes back, as does a service's promotion under its heading (four pages lose 0.002–0.005).
+ */
+function openSectionsUnderHeadings(body: Element): void {
+  for (const element of elementsWithAttribute(body, ['hidden', 'style', 'aria-hidden'])) {
+    if (!isHidden(element) || !SECTION_HEADS.has(element.previousElementSibling?.localName ?? '')) continue;
+    // A popover or a dialog after a heading (a "share" card) is closed on purpose, not a section waiting for a click.
+    if (element.hasAttribute('popover') || element.localName === 'dialog') continue;
+    if (closestNamed(element, FRAME) || withinClosed(element, body)) continue;
+    open(element);
+  }
+}

@@ -64,6 +64,24 @@ describe('openCollapsedPanels', () => {
     for (const answer of ANSWERS) expect(closed.text).not.toContain(answer);
   });
 
+  it('opens a hidden section right after its heading, where nothing names the panels, and no popover nor what the frame or a closed popover holds', () => {
+    const plainHeader = (i: number) => `<h3 class="faq-title">Question ${i + 1}</h3>`;
+    for (const hiding of ['hidden', 'style="display: none;"', 'aria-hidden="true" hidden']) {
+      const article = extractArticle(faq((answer) => `<div class="content" ${hiding}><p>${answer}</p></div>`, plainHeader), { url: 'https://example.org/faq' });
+      ANSWERS.forEach((answer, i) => {
+        expect(article.text).toContain(answer);
+        expect(article.text.indexOf(`Question ${i + 1}`)).toBeLessThan(article.text.indexOf(answer));
+      });
+    }
+    const document = parseDocument(`<body><footer><h4>Contact</h4><div id="framed" hidden>Call us</div></footer>
+      <div popover style="display: none"><h3>Tips</h3><div id="closed" hidden>Allow</div></div>
+      <h3>Share</h3><div id="popover" popover style="display: none">Copy link</div>
+      <main><p>Text</p><div id="no-heading" hidden>Spare</div></main></body>`, null);
+    openCollapsedPanels(document.body);
+    for (const id of ['framed', 'closed', 'no-heading']) expect(document.getElementById(id)!.hasAttribute('hidden')).toBe(true);
+    expect(document.getElementById('popover')!.getAttribute('style')).toContain('none');
+  });
+
   it('keeps each question above its answer: the button that is all of a heading becomes its text', () => {
     const article = extractArticle(faq((answer, i) => `<div id="answer-${i}" hidden><p>${answer}</p></div>`), { url: 'https://example.org/faq' });
     ANSWERS.forEach((answer, i) => {
