@@ -54,6 +54,16 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toContain('The survey found no results of note.');
   });
 
+  it("removes a grid's sort control and its count of what it shows; keeps a sentence about sorting and a plain count", () => {
+    const { text } = extract(`${prose(2)}<p>Showing 24 of 514 results</p><p><span>Sort: Best Match</span></p>
+      <div><p>Sort &amp; Filter</p></div><p>Sort by</p><div>loaded 338 results</div>
+      <p>Sort the sandbags by weight before the tide turns.</p><p>514 results</p>${prose(2, 2)}`);
+    expect(text).not.toMatch(/Showing 24|Best Match|Sort & Filter|Sort by|loaded 338/);
+    expect(text).toContain('Sort the sandbags by weight before the tide turns.');
+    // A count alone stays: truths keep a collection's "400 Products" as often as not.
+    expect(text).toMatch(/^514 results$/m);
+  });
+
   it('keeps a code block’s words that read like a page’s buttons: Pygments’ span around print is code', () => {
     // Flask's quickstart (WCXB 0662) printed "(url_for('index'))": the span around `print` went as a Print button.
     const { text } = extract(`${prose(3)}<pre><code><span class="k">with</span> app.test_request_context():

@@ -6,10 +6,12 @@ import { closestNamed, elementsNamed, firstNamed, tagSet } from './elements.ts';
  * Lines that are the page talking about itself rather than the article: ad slots and loaders, the labels of toggles
  * ("Show more", "Click to expand…"), a post's counters ("6 Likes", "2 replies"; not "9 Comments", a link to them),
  * notices that a widget needs JavaScript, "Posted …/Updated …" datelines, filing and reading-time notes, cookie and
- * copyright notices, a widget's empty state, and the promotional sign-off (follow us, subscribe, get the app) that
+ * copyright notices, a widget's empty state, a grid's sort control and its count of what it shows ("Sort: Best
+ * Match", "Showing 24 of 514 results"; a bare "514 results" stays, as truths keep it as often as not), and the
+ * promotional sign-off (follow us, subscribe, get the app) that
  * closes many articles.
  */
-const NOTICE = /^(?:advert(?:isement)?s?|ads?|sponsored(?: content)?|continue reading(?: below)?|skip to (?:main )?content|loading(?: content)?(?:\s*\.\.\.|…)?|(?:this (?:[\w-]+ ){0,2}(?:requires|needs) javascript|(?:please )?(?:enable|turn on) javascript(?: to [\w ]{1,40})?|javascript (?:is )?(?:required|disabled))\.?|comments?|share(?: this)?(?: article| story)?|print|e-?mail|tweet|breaking news|read more|close|(?:(?:show|see|view) (?:more|less)|read less|click to (?:expand|shrink)|(?:expand|collapse)(?: all)?)\s*(?:[+–-]|\.\.\.|…)?|caption|image \d+ of \d+|\d[\d,.]*\s?[km]? (?:likes?|repl(?:y|ies)|views?|votes?|upvotes?|reactions?)|reklame|anzeige|werbung|publicité|publicidade|publicidad|pubblicità|iklan)$/i;
+const NOTICE = /^(?:advert(?:isement)?s?|ads?|sponsored(?: content)?|continue reading(?: below)?|skip to (?:main )?content|loading(?: content)?(?:\s*\.\.\.|…)?|(?:this (?:[\w-]+ ){0,2}(?:requires|needs) javascript|(?:please )?(?:enable|turn on) javascript(?: to [\w ]{1,40})?|javascript (?:is )?(?:required|disabled))\.?|comments?|share(?: this)?(?: article| story)?|print|e-?mail|tweet|breaking news|read more|close|(?:(?:show|see|view) (?:more|less)|read less|click to (?:expand|shrink)|(?:expand|collapse)(?: all)?)\s*(?:[+–-]|\.\.\.|…)?|caption|image \d+ of \d+|sort(?:ed)?(?: by)?(?:\s*:\s*[^:]{1,30})?|(?:sort|filter)s? (?:and|&) (?:sort|filter)s?|(?:showing|displaying|viewing) (?:\d[\d,.]*\s*[-–]\s*)?\d[\d,.]* (?:of|out of) \d[\d,.]*(?: (?:results|products|items))?|loaded \d[\d,.]* results|\d[\d,.]*\s?[km]? (?:likes?|repl(?:y|ies)|views?|votes?|upvotes?|reactions?)|reklame|anzeige|werbung|publicité|publicidade|publicidad|pubblicità|iklan)$/i;
 
 /**
  * What a widget says when it has nothing to show ("No posts", "No Reviews Yet", "Be the first to comment"): the
