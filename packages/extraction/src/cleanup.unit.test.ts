@@ -64,6 +64,14 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toMatch(/^514 results$/m);
   });
 
+  it("removes a forum member's rank and post count under the name, and the heading of a thread's similar threads", () => {
+    const post = (n: number) => `<div class="post"><div class="user"><p><a href="/u/ada">ada</a></p><p>Senior Member</p>
+      <p>Posts: 4,958</p><p>Reaction score: 1.2k</p></div>${prose(2, n)}</div>`;
+    const { text } = extract(`${post(0)}${post(2)}<h3>Similar threads</h3><p>Every member of the club signed the letter.</p>`);
+    expect(text).not.toMatch(/Senior Member|Posts: 4,958|Reaction score|Similar threads/);
+    expect(text).toContain('Every member of the club signed the letter.');
+  });
+
   it('keeps a code block’s words that read like a page’s buttons: Pygments’ span around print is code', () => {
     // Flask's quickstart (WCXB 0662) printed "(url_for('index'))": the span around `print` went as a Print button.
     const { text } = extract(`${prose(3)}<pre><code><span class="k">with</span> app.test_request_context():
