@@ -64,6 +64,14 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toMatch(/^514 results$/m);
   });
 
+  it("removes a shop's buttons left as lines of text; keeps a sentence that says the same", () => {
+    const { text } = extract(`${prose(2)}<p><a href="/cart/add?id=7" class="btn">Add to Cart</a></p><p><span>Add to wishlist</span></p>
+      <p><a href="#">Quick view</a></p><h3>Recently viewed</h3><p>Ask a question</p>
+      <p>Add to cart before noon and the sandbags leave the same day.</p>${prose(2, 2)}`);
+    expect(text).not.toMatch(/Add to Cart$|Add to wishlist|Quick view|Recently viewed|Ask a question/m);
+    expect(text).toContain('Add to cart before noon and the sandbags leave the same day.');
+  });
+
   it("removes a forum member's rank and post count under the name, and the heading of a thread's similar threads", () => {
     const post = (n: number) => `<div class="post"><div class="user"><p><a href="/u/ada">ada</a></p><p>Senior Member</p>
       <p>Posts: 4,958</p><p>Reaction score: 1.2k</p></div>${prose(2, n)}</div>`;
