@@ -148,10 +148,15 @@ function shownTextLength(element: Element): number {
  */
 function ownWrappers(panel: Element, button: Element): Element[] {
   const own = [panel];
-  for (let at = panel.parentElement; at && !at.contains(button) && !at.hasAttribute('popover') && at.localName !== 'dialog'; at = at.parentElement) {
+  for (let at = panel.parentElement; at && !at.contains(button) && !closesOnItsOwn(at); at = at.parentElement) {
     own.push(at);
   }
   return own;
+}
+
+/** A popover or a dialog: closed on purpose until something opens it, never a panel's wrapper. */
+function closesOnItsOwn(element: Element): boolean {
+  return element.hasAttribute('popover') || element.localName === 'dialog';
 }
 
 function open(element: Element): void {
@@ -189,7 +194,7 @@ function openSectionsUnderHeadings(body: Element): void {
   for (const element of elementsWithAttribute(body, ['hidden', 'style', 'aria-hidden'])) {
     if (!isHidden(element) || !SECTION_HEADS.has(element.previousElementSibling?.localName ?? '')) continue;
     // A popover or a dialog after a heading (a "share" card) is closed on purpose, not a section waiting for a click.
-    if (element.hasAttribute('popover') || element.localName === 'dialog') continue;
+    if (closesOnItsOwn(element)) continue;
     if (closestNamed(element, FRAME) || withinClosed(element, body)) continue;
     open(element);
   }
