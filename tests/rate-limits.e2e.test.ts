@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../infra/services/index.ts';
+import { freshWindow } from './support/rate-windows.ts';
 import { Stack } from './support/stack.ts';
 
 /** Each budget of a key, with the interface's own numbers (scale 1), across two API processes. */
@@ -15,12 +16,6 @@ describe('rate limits', () => {
     await stack.until(async () => (await fetch(`${secondApi}/healthz`).catch(() => null))?.ok, 60_000, 'the second API');
   });
   afterAll(() => stack?.stop());
-
-  /** Starts at the beginning of a minute's window when little of the current one is left, so one window holds the test. */
-  async function freshWindow(): Promise<void> {
-    const into = Date.now() % 60_000;
-    if (into > 40_000) await new Promise((r) => setTimeout(r, 60_000 - into + 50));
-  }
 
   const poll = (base: string, key: string, jobId: string) =>
     fetch(`${base}/v2/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } });
