@@ -72,6 +72,13 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toContain('Add to cart before noon and the sandbags leave the same day.');
   });
 
+  it("removes what a script shows until it has loaded a part (\"Loading prices for your region…\"); keeps a line about loading", () => {
+    const { text } = extract(`${prose(2)}<p>Loading specifications…</p><div>Loading prices for your region…</div>
+      <p><span>Loading paragraph...</span></p><h4>Loading Initial Program Loader</h4>${prose(2, 2)}`);
+    expect(text).not.toMatch(/Loading (?:specifications|prices|paragraph)/);
+    expect(text).toContain('Loading Initial Program Loader');
+  });
+
   it("removes a forum member's rank and post count under the name, and the heading of a thread's similar threads", () => {
     const post = (n: number) => `<div class="post"><div class="user"><p><a href="/u/ada">ada</a></p><p>Senior Member</p>
       <p>Posts: 4,958</p><p>Reaction score: 1.2k</p></div>${prose(2, n)}</div>`;
