@@ -2,6 +2,7 @@ import { removeArticleHead } from './article-head.ts';
 import { removeFurniture } from './boilerplate.ts';
 import { removeHiddenByUtilities } from './hidden-utilities.ts';
 import { markCaptions } from './captions.ts';
+import { removeFiller } from './filler.ts';
 import { removeNotices } from './notices.ts';
 import { removeTablesOfContents } from './contents-lists.ts';
 import { removeRelatedLinks } from './related-links.ts';
@@ -30,7 +31,7 @@ export interface Cleaning {
  * What Readability keeps that is not the article, removed from the article it chose (never from the page before,
  * so its choice is not shifted): what a CSS framework's utility class hides at every width, furniture inside the
  * container, lists and lines of links to the site's other stories, notices, a table of contents with its label,
- * quotes of what the document already said,
+ * quotes of what the document already said, filler (a label repeated a hundred times, a block of keywords),
  * what a screen reader alone is told of a control or of text shown beside it, and the short announcements of its live
  * regions ("loaded 338 results", "Added to Cart"), labels scrambled with hidden noise, the head's repeated headline,
  * byline and date, and paragraphs that are only spacing.
@@ -45,6 +46,7 @@ export function cleanArticle(content: Element, page: Cleaning): void {
   // and so are the titles of the entries of a run inside the content.
   if (!page.entries) removeRelatedLinks(content, page.run);
   removeNotices(content);
+  removeFiller(content);
   removeTablesOfContents(content);
   removeRepeatedQuotes(content);
   removeScreenReaderText(content);
