@@ -15,6 +15,7 @@ import {
   REGION_RATIO, regionContent, regionIsBetter, statesArticle, statesDiscussion, statesOneProduct, unwrapNoscriptContent,
 } from './main-region.ts';
 import { removeOtherProducts } from './other-products.ts';
+import { removeTeasers } from './teasers.ts';
 import { removeCustomerReviews, reviewsToRemove, type ReviewsToRemove } from './customer-reviews.ts';
 import { mayHoldOffScreen, removeOffScreen } from './off-screen.ts';
 import { prepareForReadability, type Prepared } from './prepare.ts';
@@ -168,13 +169,15 @@ export function extractArticle(html: string, options: ExtractOptions): Extracted
   }
   if (!content) throw new NoArticleError();
   restoreNamesSetAside(content);
-  // The cards of other products a product page offers go from whatever stood in for its content; words its markup
-  // runs together are set apart (once the choice is made: a space more must not tip it).
-  const removed = product && removeOtherProducts(content, page.linkedElsewhere);
+  // The cards of other products a product page offers, and the teasers of other stories under an article, go from
+  // whatever stood in for its content; words its markup runs together are set apart (once the choice is made: a space
+  // more must not tip it).
+  const removedProducts = product && removeOtherProducts(content, page.linkedElsewhere);
+  const removedTeasers = openGraph && removeTeasers(content);
   // What the content prints twice goes once the choice is made (the copies must not tip it), from a run of entries as
   // from anything else: its cards are alike, not printed twice (a site builder prints each for every screen width).
   const deduplicated = removeDuplicateBlocks(content);
-  if (separateGluedWords(content) || removed || deduplicated) text = nodeToText(content);
+  if (separateGluedWords(content) || removedProducts || removedTeasers || deduplicated) text = nodeToText(content);
   if (options.sanitize) {
     options.sanitize(content, stash.restoreText);
     text = nodeToText(content);

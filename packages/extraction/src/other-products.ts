@@ -1,6 +1,7 @@
-import { descendants, elementsNamed, tagSet } from './elements.ts';
-import { baseAddress, childElements } from '@folio/dom';
-import { removeWithLabel, Site } from './related-links.ts';
+import { elementsNamed, tagSet } from './elements.ts';
+import { baseAddress } from '@folio/dom';
+import { Site } from './related-links.ts';
+import { removeRunsOfCards } from './runs-of-cards.ts';
 import { normalisedText, words } from './text-measure.ts';
 import { pageOf } from './host.ts';
 
@@ -51,21 +52,15 @@ function linksOf(root: Element): { site: Site; leadsElsewhere: (a: Element) => b
 export function removeOtherProducts(root: Element, linkedBefore?: WeakSet<Element>): boolean {
   const { site, leadsElsewhere } = linksOf(root);
   const linksElsewhere = (card: Element) => linkedBefore?.has(card) || elementsNamed(card, A).some(leadsElsewhere);
-  const isCard = (element: Element) => words(element) <= MAX_CARD_WORDS && PRICE.test(normalisedText(element)) && linksElsewhere(element);
-  const total = words(root);
-  let removed = false;
-  for (const element of descendants(root)) {
-    if (!root.contains(element)) continue;
-    const siblings = childElements(element).filter((child) => normalisedText(child) !== '');
-    if (siblings.length < MIN_CARDS) continue;
-    const cards = siblings.filter(isCard).length;
-    if (cards < MIN_CARDS || cards < siblings.length * CARD_SHARE) continue;
+  return removeRunsOfCards(root, {
+    isCard: (element) => words(element) <= MAX_CARD_WORDS && PRICE.test(normalisedText(element)) && linksElsewhere(element),
+    min: MIN_CARDS,
+    share: CARD_SHARE,
+    maxRunShare: MAX_RUN_SHARE,
     // Cards linking out of the site are what a page recommends (a gift guide's shops), not the site's other offers.
-    if (words(element) > total * MAX_RUN_SHARE || !site.linksAreInternal(element)) continue;
-    removeWithLabel(outermostWrapper(element, root), true);
-    removed = true;
-  }
-  return removed;
+    accepts: (run) => site.linksAreInternal(run),
+    going: (run) => outermostWrapper(run, root),
+  });
 }
 
 /**
