@@ -79,11 +79,12 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).toContain('Loading Initial Program Loader');
   });
 
-  it("removes a forum member's rank and post count under the name, and the heading of a thread's similar threads", () => {
+  it("removes a forum member's rank and post count, a thread's counts and last reply, and the heading of its similar threads", () => {
     const post = (n: number) => `<div class="post"><div class="user"><p><a href="/u/ada">ada</a></p><p>Senior Member</p>
       <p>Posts: 4,958</p><p>Reaction score: 1.2k</p></div>${prose(2, n)}</div>`;
-    const { text } = extract(`${post(0)}${post(2)}<h3>Similar threads</h3><p>Every member of the club signed the letter.</p>`);
-    expect(text).not.toMatch(/Senior Member|Posts: 4,958|Reaction score|Similar threads/);
+    const stats = '<ul class="stats"><li>Replies 154</li><li>Views 26.2k</li><li>Last Reply Sep 26</li></ul><p>Last Post: 12-17-2005, 07:54 AM</p><h4>Top Posters In This Topic</h4>';
+    const { text } = extract(`${stats}${post(0)}${post(2)}<h3>Similar threads</h3><p>Every member of the club signed the letter.</p>`);
+    expect(text).not.toMatch(/Senior Member|Posts: 4,958|Reaction score|Similar threads|Replies 154|Views 26|Last Reply|Last Post|Top Posters/);
     expect(text).toContain('Every member of the club signed the letter.');
   });
 

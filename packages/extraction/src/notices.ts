@@ -24,9 +24,12 @@ const CONTROLS = new RegExp(`^(?:${[
   String.raw`(?:showing|displaying|viewing) (?:\d[\d,.]*\s*[-–]\s*)?\d[\d,.]* (?:of|out of) \d[\d,.]*(?: (?:results|products|items))?`,
   String.raw`loaded \d[\d,.]* results`,
   // A forum member's rank and counts under the name ("Senior Member", "Posts: 4,958"; not karma, which a truth kept),
-  // and the heading of similar threads left over nothing once the related-links rule took the list.
+  // a thread's counts and its last reply ("Replies: 46", "Views 26.2k", "Last Post: 12-17-2005"; "Replies" and "Views"
+  // alone head a truth's table now and then, and stay), and the heading of similar threads left over nothing once the
+  // related-links rule took the list.
   String.raw`(?:(?:new|senior|junior|well-known|active|registered|established|banned) )?member`,
-  String.raw`(?:posts|messages|reaction score|points|solutions|likes received|threads|reputation)\s*:?\s*[\d,.]+k?`,
+  String.raw`(?:posts|messages|reaction score|points|solutions|likes received|threads|reputation|replies|views)\s*:?\s*[\d,.]+k?`,
+  String.raw`last (?:reply|post)(?:\s*:?\s+.{1,40})?|top posters in this topic`,
   String.raw`(?:similar|related) (?:threads|questions|discussions|topics)|explore related questions`,
   // A shop's buttons: "Add to Cart", "Quick view", "Recently viewed", "Ask a question".
   String.raw`add to (?:cart|bag|basket|wish ?list)|quick (?:view|shop|add)|recently viewed|ask (?:a )?question`,
