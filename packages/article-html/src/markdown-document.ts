@@ -8,5 +8,8 @@ import domino from '@mixmark-io/domino';
  * ≈8 ms. The DOM is only read and reshaped (tables, images) here, never rendered or run.
  */
 export function parseForMarkdown(html: string): Document {
-  return domino.createDocument(`<!DOCTYPE html><html><head></head><body>${html}</body></html>`, true);
+  // Nothing follows the markup: its end must be the parser's end of file. A tag left open at the end ("…<h1 A") is
+  // then dropped, as the HTML standard and parse5 drop it; with `</body></html>` after it, the closing tags became
+  // that tag's attributes and printed a heading that is not there.
+  return domino.createDocument(`<!DOCTYPE html><html><head></head><body>${html}`, true);
 }
