@@ -1,4 +1,4 @@
-import { closestNamed, descendants, elementsNamed, tagSet } from './elements.ts';
+import { closestNamed, elementsNamed, tagSet } from './elements.ts';
 import { lowerCaseWords, normalisedText } from './text-measure.ts';
 
 /**
@@ -33,6 +33,10 @@ export function isFiller(text: string): boolean {
   return words.length >= KEYWORDS_MIN_WORDS && !PUNCTUATION.test(text);
 }
 
+/** Whether every element inside `block` is inline; stops at the first that is not (a container's first block child). */
 function isOneRun(block: Element): boolean {
-  return descendants(block).every((element) => INLINE.has(element.localName));
+  for (let child = block.firstElementChild; child; child = child.nextElementSibling) {
+    if (!INLINE.has(child.localName) || !isOneRun(child)) return false;
+  }
+  return true;
 }

@@ -23,7 +23,8 @@ export function removeRunsOfCards(root: Element, cards: Cards): boolean {
   const total = words(root);
   let removed = false;
   for (const element of descendants(root)) {
-    if (!root.contains(element)) continue;
+    // Most elements have too few children to hold a run: asked before their children's text is read.
+    if (element.childElementCount < cards.min || !root.contains(element)) continue;
     const siblings = childElements(element).filter((child) => normalisedText(child) !== '');
     if (siblings.length < cards.min) continue;
     const count = siblings.filter(cards.isCard).length;
