@@ -11,6 +11,7 @@ import { Folio, FolioError, verifyWebhook, type FolioOptions, type Job } from '@
 import { hashKey } from '@folio/keys';
 import { Receiver, selfSignedCertificate } from './support/receiver.ts';
 import { Stack } from './support/stack.ts';
+import { WINDOW_MS } from '../apps/api/src/rate-limits/budgets.ts';
 
 /**
  * @folio/sdk against the running stack, as a client app uses it: every output, background jobs, a real signed
@@ -89,31 +90,39 @@ afterAll(async () => {
 
 /**
  * Spends a free key's poll budget (120 a minute) late in a window, so the API's Retry-After is short, then reads the
- * job through the SDK: once without retries (the typed 429), once with them (waits Retry-After and succeeds).
+ * job through the SDK: once without retries (the typed 429), once with them (waits Retry-After and succeeds). The
+ * windows are aligned on the clock, so on a slow machine the polls, the refused read and the retried read's first
+ * answer can fall either side of a boundary; then the window proved nothing and the next one is tried.
  */
 async function meetRateLimit() {
   const freeKey = await stack.createKey('free');
-  const statuses: number[] = [];
+  const answers: { status: number; window: number }[] = [];
   const counting = client(freeKey, {
     fetch: async (request) => {
       const response = await fetch(request);
-      statuses.push(response.status);
+      answers.push({ status: response.status, window: windowOf(Date.now()) });
       return response;
     },
   });
   const { job_id: jobId } = await counting.convertAsync({ markdown: '# polled', output: 'text' });
-  const into = Date.now() % 60_000;
-  await new Promise((r) => setTimeout(r, (50_000 - into + 60_000) % 60_000));
-  for (let i = 0; i < 200; i++) {
-    const answer = await fetch(`${stack.url}/v2/jobs/${jobId}`, { headers: { authorization: `Bearer ${freeKey}` } });
-    await answer.arrayBuffer();
-    if (answer.status === 429) break;
+  for (let attempt = 1; ; attempt++) {
+    const into = Date.now() % WINDOW_MS;
+    await new Promise((r) => setTimeout(r, (WINDOW_MS - 10_000 - into + WINDOW_MS) % WINDOW_MS));
+    const window = windowOf(Date.now());
+    for (let i = 0; i < 200; i++) {
+      const answer = await fetch(`${stack.url}/v2/jobs/${jobId}`, { headers: { authorization: `Bearer ${freeKey}` } });
+      await answer.arrayBuffer();
+      if (answer.status === 429) break;
+    }
+    const refused = await client(freeKey, { maxRetries: 0 }).jobs.get(jobId).then(() => null, (e: unknown) => e);
+    answers.length = 0;
+    const job = await counting.jobs.get(jobId);
+    const oneWindow = refused instanceof FolioError && answers[0]?.window === window;
+    if (oneWindow || attempt === 3) return { refused: refused as FolioError, statuses: answers.map((a) => a.status), job, jobId };
   }
-  const refused = await failure(client(freeKey, { maxRetries: 0 }).jobs.get(jobId));
-  statuses.length = 0;
-  const job = await counting.jobs.get(jobId);
-  return { refused, statuses: [...statuses], job, jobId };
 }
+
+const windowOf = (ms: number) => Math.floor(ms / WINDOW_MS);
 
 describe('@folio/sdk against the stack', () => {
   it('converts supplied Markdown to every output, each answer shaped as its output says', async () => {
@@ -305,5 +314,5 @@ describe('@folio/sdk against the stack', () => {
     expect(statuses[0]).toBe(429);
     expect(statuses.at(-1)).toBe(200);
     expect(job.job_id).toBe(jobId);
-  }, 150_000);
+  }, 240_000);
 });
