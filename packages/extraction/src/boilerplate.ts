@@ -83,7 +83,7 @@ export function classWords(element: Element): string[] {
     .split(/\s+/)
     .filter((token) => !token.includes(':'))
     .map((token) => token.replace(CSS_MODULE_HASH, '$1').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean))
-    .filter((words) => words.length < 2 || !STATE_PREFIXES.has(words[0]!))
+    .filter((words) => words.length < 2 || (!STATE_PREFIXES.has(words[0]!) && !STATE_SUFFIXES.has(words.at(-1)!)))
     .flat();
 }
 
@@ -97,6 +97,11 @@ const CSS_MODULE_HASH = /^([A-Za-z][A-Za-z0-9-]*_[A-Za-z0-9-]+)__(?=[A-Za-z0-9_-
 
 /** First words of a class naming what the element lacks or hides rather than what it is. */
 const STATE_PREFIXES = new Set(['no', 'not', 'non', 'hide', 'without']);
+/**
+ * Last words of a class naming a state of the element rather than what it is: a shop's product card marked
+ * `subscription-eligible` is not a subscription box, a layout marked `sidebar-open` or `share-enabled` is not a rail.
+ */
+const STATE_SUFFIXES = new Set(['eligible', 'enabled', 'disabled', 'active', 'inactive', 'open', 'opened', 'visible', 'expanded', 'loaded', 'selected', 'available']);
 
 /**
  * Removes the furniture under `root`. `articlePage`: the page's `og:type` says article, which decides what a

@@ -255,14 +255,18 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(text).not.toMatch(/Posted:|Filed under|Copyright/);
   });
 
-  it('reads a class that says what an element lacks or hides as its state: a card whose ad is hidden stays', () => {
+  it('reads a class that says what an element lacks, hides or is eligible for as its state: a card whose ad is hidden stays', () => {
     const cards = (cls: string) => [0, 1, 2, 3, 4, 5].map((i) => `<div class="summary-card ${cls}"><h3>Quay notice ${i + 1}</h3>${prose(1, i).replace('<p>', `<p>Notice ${i + 1} of the quay. `)}</div>`).join('\n');
     const kept = extract(`${prose(2)}${cards('hide-read-more-ad')}${prose(2, 2)}`).text;
     const dropped = extract(`${prose(2)}${cards('read-more-ad')}${prose(2, 2)}`).text;
     expect(kept.match(/Notice \d of the quay/g)).toHaveLength(6);
     expect(dropped).not.toContain('of the quay');
     expect(dropped).toContain('The harbour commission met on Tuesday');
-    const element = new JSDOM('<div class="hide-read-more-ad noSidebar without-comments has-menu post"></div>').window.document.querySelector('div')!;
+    // A shop's product card that may be bought on subscription is a product, not a subscription box.
+    const eligible = extract(`${prose(2)}${cards('subscription-eligible')}${prose(2, 2)}`).text;
+    expect(eligible.match(/Notice \d of the quay/g)).toHaveLength(6);
+    expect(extract(`${prose(2)}${cards('subscription-box')}${prose(2, 2)}`).text).not.toContain('of the quay');
+    const element = new JSDOM('<div class="hide-read-more-ad noSidebar without-comments has-menu post sidebar-open shareEnabled"></div>').window.document.querySelector('div')!;
     expect(classWords(element)).toEqual(['has', 'menu', 'post']);
   });
 
