@@ -11,6 +11,13 @@ const CAPTION_WORDS = new Set(['caption', 'captions', 'credit', 'credits', 'figc
 /** What a caption never holds: the media it describes, or structure of its own. */
 const NOT_IN_A_CAPTION = tagSet('img', 'picture', 'video', 'audio', 'iframe', 'svg', 'figure', 'table', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 const FIGURE = tagSet('figure');
+/**
+ * A heading names what follows it, whatever its class says of its type size (Etsy's listing titles are
+ * `h2.wt-text-caption`): it is a caption only inside a figure, or where its class says it captions a picture
+ * (`awb-imageframe-caption-title`).
+ */
+const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
+const MEDIA_WORDS = new Set(['image', 'images', 'img', 'imageframe', 'photo', 'photos', 'picture', 'figure', 'media', 'gallery', 'video']);
 const FIGCAPTION = tagSet('figcaption');
 /** Elements that cannot become a figcaption where they stand (table parts, list items). */
 const FIXED_PLACE = new Set(['figcaption', 'figure', 'caption', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'li', 'dt', 'dd', 'body', 'article', 'main']);
@@ -28,6 +35,7 @@ export function isCaption(element: Element, words: string[]): boolean {
   const named = words.some((word) => CAPTION_WORDS.has(word)) ||
     (words.includes('copyright') && closestNamed(element, FIGURE) !== null);
   if (!named || (element.parentElement && closestNamed(element.parentElement, FIGCAPTION))) return false;
+  if (HEADINGS.has(element.localName) && !words.some((word) => MEDIA_WORDS.has(word)) && closestNamed(element, FIGURE) === null) return false;
   if (firstNamed(element, NOT_IN_A_CAPTION)) return false;
   return (element.textContent ?? '').length <= MAX_CAPTION_LENGTH;
 }

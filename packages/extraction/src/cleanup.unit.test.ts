@@ -222,6 +222,19 @@ describe('cleanup: what Readability keeps that is not the article', () => {
     expect(htmlToText(contentHtml, { includeLinks: true })).toContain('The wall in 1931. Photo: Town archive');
   });
 
+  it("keeps a heading whose class names a caption type size as a heading; a heading that captions a picture is its caption", () => {
+    const { text, contentHtml } = extract(`${prose(2)}
+      <h2 class="wt-text-caption">The earned credit for the harbour works</h2>${prose(2, 2)}
+      <div class="frame"><img src="/img/wall.jpg" alt="The wall"><h6 class="imageframe-caption-title">The wall in 1931</h6></div>
+      <figure><img src="/img/quay.jpg" alt="The quay"><h3 class="caption">The quay at low tide</h3></figure>${prose(2, 4)}`);
+    expect(text).toContain('The earned credit for the harbour works');
+    expect(JSDOM.fragment(contentHtml).querySelector('h2')?.textContent).toBe('The earned credit for the harbour works');
+    expect(text).not.toContain('The wall in 1931');
+    expect(text).not.toContain('The quay at low tide');
+    const captions = Array.from(JSDOM.fragment(contentHtml).querySelectorAll('figcaption'), (c) => c.textContent);
+    expect(captions).toEqual(['The wall in 1931', 'The quay at low tide']);
+  });
+
   it('keeps an embedded post the article quotes', () => {
     const { text } = extract(`${prose(3)}
       <div class="social-media-embed"><blockquote class="twitter-tweet"><p>The wall is older than my grandmother.
