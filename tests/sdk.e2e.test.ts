@@ -11,7 +11,7 @@ import { Folio, FolioError, verifyWebhook, type FolioOptions, type Job } from '@
 import { hashKey } from '@folio/keys';
 import { Receiver, selfSignedCertificate } from './support/receiver.ts';
 import { Stack } from './support/stack.ts';
-import { WINDOW_MS } from '../apps/api/src/rate-limits/budgets.ts';
+import { lateInWindow, windowStart } from './support/rate-windows.ts';
 
 /**
  * @folio/sdk against the running stack, as a client app uses it: every output, background jobs, a real signed
@@ -100,15 +100,14 @@ async function meetRateLimit() {
   const counting = client(freeKey, {
     fetch: async (request) => {
       const response = await fetch(request);
-      answers.push({ status: response.status, window: windowOf(Date.now()) });
+      answers.push({ status: response.status, window: windowStart(Date.now()) });
       return response;
     },
   });
   const { job_id: jobId } = await counting.convertAsync({ markdown: '# polled', output: 'text' });
   for (let attempt = 1; ; attempt++) {
-    const into = Date.now() % WINDOW_MS;
-    await new Promise((r) => setTimeout(r, (WINDOW_MS - 10_000 - into + WINDOW_MS) % WINDOW_MS));
-    const window = windowOf(Date.now());
+    await lateInWindow(10_000);
+    const window = windowStart(Date.now());
     for (let i = 0; i < 200; i++) {
       const answer = await fetch(`${stack.url}/v2/jobs/${jobId}`, { headers: { authorization: `Bearer ${freeKey}` } });
       await answer.arrayBuffer();
@@ -121,8 +120,6 @@ async function meetRateLimit() {
     if (oneWindow || attempt === 3) return { refused: refused as FolioError, statuses: answers.map((a) => a.status), job, jobId };
   }
 }
-
-const windowOf = (ms: number) => Math.floor(ms / WINDOW_MS);
 
 describe('@folio/sdk against the stack', () => {
   it('converts supplied Markdown to every output, each answer shaped as its output says', async () => {

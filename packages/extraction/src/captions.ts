@@ -1,5 +1,5 @@
 import { classWords } from './boilerplate.ts';
-import { closestNamed, elementsWithAttribute, firstNamed, tagSet } from './elements.ts';
+import { closestNamed, elementsWithAttribute, firstNamed, HEADINGS, tagSet } from './elements.ts';
 
 /**
  * Image captions and credits, however a page marks them up (`<figcaption>`, `<p class="wp-caption-text">`,
@@ -16,7 +16,6 @@ const FIGURE = tagSet('figure');
  * `h2.wt-text-caption`): it is a caption only inside a figure, or where its class says it captions a picture
  * (`awb-imageframe-caption-title`).
  */
-const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 const MEDIA_WORDS = new Set(['image', 'images', 'img', 'imageframe', 'photo', 'photos', 'picture', 'figure', 'media', 'gallery', 'video']);
 const FIGCAPTION = tagSet('figcaption');
 /** Elements that cannot become a figcaption where they stand (table parts, list items). */

@@ -1,4 +1,4 @@
-import { closestNamed, elementsNamed, elementsWithAttribute, firstNamed, isHidden, tagSet, withoutHidingStyle } from './elements.ts';
+import { closestNamed, elementsNamed, elementsWithAttribute, firstNamed, HEADINGS, isHidden, tagSet, withoutHidingStyle } from './elements.ts';
 import { textLength } from './text-measure.ts';
 
 /**
@@ -120,7 +120,6 @@ function keepQuestion(button: Element): void {
   if (questionHeading(button)) button.replaceWith(...Array.from(button.childNodes));
 }
 
-const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 const BUTTONS = tagSet('button');
 const ICONS = tagSet('svg');
 

@@ -3,6 +3,9 @@ import { elementsNamed, elementsWhere, tagSet } from '@folio/dom';
 // The walk by local names, shared with the other packages that read documents (docx-output), lives in @folio/dom.
 export { elementsNamed, tagSet };
 
+/** The six heading elements. */
+export const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
+
 /** The first element under `root`, in document order, whose local name is one of `names` (`querySelector`). */
 export function firstNamed(root: ParentNode, names: ReadonlySet<string>): Element | null {
   for (let child = root.firstElementChild; child; child = child.nextElementSibling) {

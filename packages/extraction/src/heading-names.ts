@@ -1,5 +1,5 @@
 import { Readability } from '@mozilla/readability';
-import { tagSet } from './elements.ts';
+import { HEADINGS } from './elements.ts';
 import { setNameAside } from './names-set-aside.ts';
 
 /**
@@ -21,7 +21,6 @@ export function setHeadingNamesAside(elements: readonly Element[]): void {
   }
 }
 
-const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 
 // Readability's own patterns, so that the rule spared is exactly the rule applied.
 const { unlikelyCandidates: UNLIKELY, okMaybeItsACandidate: MAYBE } = (Readability.prototype as unknown as {

@@ -1,6 +1,6 @@
 import { linkDensity, normalisedText, words } from './text-measure.ts';
 import { baseAddress, childElements } from '@folio/dom';
-import { closestNamed, elementsNamed, firstNamed, tagSet } from './elements.ts';
+import { closestNamed, elementsNamed, firstNamed, HEADINGS, tagSet } from './elements.ts';
 
 /**
  * Lists and lines of links to the site's other stories ("You may also like…", "More:", "Related: …", a rail of
@@ -27,7 +27,6 @@ const P = tagSet('p');
 const IMG = tagSet('img');
 const BR = tagSet('br');
 const LINKS_AND_MEDIA = tagSet('a', 'img', 'picture', 'video', 'iframe');
-const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 
 /**
  * Beyond this share of the content's words, what reads as lists and lines of links to the site's own pages is the

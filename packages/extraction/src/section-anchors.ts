@@ -1,4 +1,4 @@
-import { elementsNamed, tagSet } from './elements.ts';
+import { elementsNamed, HEADINGS, tagSet } from './elements.ts';
 import { setNameAside } from './names-set-aside.ts';
 
 /**
@@ -13,7 +13,6 @@ import { setNameAside } from './names-set-aside.ts';
  * Only an id a permalink points at: "related-posts", "comments" and "share-this-article" sections have ids made of
  * their headings' words too, and they are furniture; no permalink points at them.
  */
-const HEADINGS = tagSet('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
 const LINKS = tagSet('a');
 
 /** Sets aside the ids of `elements` that their own heading's permalink points at. */

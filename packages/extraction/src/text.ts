@@ -1,5 +1,6 @@
 import { parseLightBody, childElements } from '@folio/dom';
 import { countWords } from './words.ts';
+import { HEADINGS } from './elements.ts';
 
 /**
  * Readable plain text from article HTML. Readability's `textContent` runs blocks together ("end of one
@@ -91,7 +92,6 @@ const PARAGRAPH_BLOCKS = new Set([
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'table', 'ul', 'ol', 'hr', 'caption',
 ]);
 
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Blocks that only need a line of their own. */
 const LINE_BLOCKS = new Set(['li', 'dt', 'dd', 'tr', 'option', 'picture']);
